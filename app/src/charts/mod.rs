@@ -1,0 +1,3 @@
+//! One module per chart; each draws on any plotters backend.
+
+pub mod allgather;

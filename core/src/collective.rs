@@ -1,0 +1,254 @@
+//! NCCL collectives as cost models: a latency per algorithm step plus bytes
+//! over bus bandwidth, on a two-level topology (an NVLink domain inside a
+//! node, a rail-optimised network between nodes).
+//!
+//! The step counts and the shape of the latency terms follow NCCL's own
+//! tuning model (`src/graph/tuning.cc`): a ring AllGather or ReduceScatter
+//! over `n` ranks on `m` nodes takes `n - 1` steps, `m - 1` of which cross
+//! the network; a ring AllReduce takes twice that; a double binary tree
+//! AllReduce pays `2 * ((n/m - 1) * intra + log2(m) * inter)`. The per-step
+//! latencies themselves live in [`Links`] so that a user can override them.
+
+use crate::math;
+use crate::units::{Bandwidth, Bytes, Seconds};
+use serde::{Deserialize, Serialize};
+
+/// How a communicator's ranks are laid out: `ranks` GPUs, `ranks_per_node`
+/// of them on each node it spans.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    /// Number of ranks (GPUs) in the communicator.
+    pub ranks: u32,
+    /// Ranks of this communicator that share one node (1 to GPUs per node).
+    pub ranks_per_node: u32,
+}
+
+impl Group {
+    /// A group of `ranks` GPUs placed `ranks_per_node` to a node; both are
+    /// clamped to at least 1 and `ranks_per_node` to at most `ranks`.
+    #[must_use]
+    pub fn new(ranks: u32, ranks_per_node: u32) -> Self {
+        let ranks = ranks.max(1);
+        Self {
+            ranks,
+            ranks_per_node: ranks_per_node.clamp(1, ranks),
+        }
+    }
+
+    /// Number of nodes the group spans.
+    #[must_use]
+    pub fn nodes(self) -> u32 {
+        self.ranks.div_ceil(self.ranks_per_node)
+    }
+}
+
+/// The links a communicator runs over, as seen by one GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Links {
+    /// Bytes per second one GPU achieves into the NVLink domain, per
+    /// direction, after protocol efficiency.
+    pub nvlink: Bandwidth,
+    /// Bytes per second one GPU achieves on its own network rail, per
+    /// direction, after protocol efficiency.
+    pub network: Bandwidth,
+    /// Fixed start-up latency of a collective kernel.
+    pub base_latency: Seconds,
+    /// Latency of one ring step over NVLink.
+    pub nvlink_step: Seconds,
+    /// Latency of one ring step over the network.
+    pub network_step: Seconds,
+    /// Latency of one tree hop over NVLink (a pipelined chunk).
+    pub nvlink_tree_hop: Seconds,
+    /// Latency of one tree hop over the network (a pipelined chunk).
+    pub network_tree_hop: Seconds,
+}
+
+/// The collective operations the model uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Collective {
+    /// Every rank ends with the concatenation of every rank's buffer.
+    AllGather,
+    /// Every rank ends with its shard of the element-wise sum.
+    ReduceScatter,
+    /// Every rank ends with the whole element-wise sum.
+    AllReduce,
+}
+
+/// The algorithm NCCL would pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// A ring through every rank.
+    Ring,
+    /// Two complementary binary trees across nodes, a chain inside each.
+    Tree,
+}
+
+/// The modelled cost of one collective call.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CollectiveCost {
+    /// The algorithm chosen (the faster one, as NCCL's tuner does).
+    pub algorithm: Algorithm,
+    /// Wall-clock time of the call.
+    pub time: Seconds,
+    /// Bus bandwidth as nccl-tests reports it for this call.
+    pub bus_bandwidth: Bandwidth,
+}
+
+/// Bus bandwidth of a ring over `group`: the NVLink rate inside one node;
+/// across nodes, the slower of NVLink and the group's share of the node's
+/// rails (each rank drives its own rail, so `ranks_per_node` rails).
+#[must_use]
+pub fn ring_bus_bandwidth(group: Group, links: &Links) -> Bandwidth {
+    if group.nodes() <= 1 {
+        links.nvlink
+    } else {
+        links
+            .nvlink
+            .min(links.network * f64::from(group.ranks_per_node))
+    }
+}
+
+/// Time of one collective over `group`, where `bytes` is the whole buffer:
+/// the gathered output of an AllGather, the input of a ReduceScatter, the
+/// buffer of an AllReduce. A group of one rank costs nothing.
+///
+/// ```
+/// use scalescope_core::collective::{time, Collective, Group, Links};
+/// use scalescope_core::units::{Bandwidth, Bytes, Seconds};
+/// let links = Links {
+///     nvlink: Bandwidth::gb_s(360.0),
+///     network: Bandwidth::gb_s(45.0),
+///     base_latency: Seconds::us(8.4),
+///     nvlink_step: Seconds::us(3.4),
+///     network_step: Seconds::us(14.0),
+///     nvlink_tree_hop: Seconds::us(4.0),
+///     network_tree_hop: Seconds::us(14.0),
+/// };
+/// // 1 GB gathered over the 8 GPUs of one node.
+/// let c = time(Collective::AllGather, Bytes::mb(1000.0), Group::new(8, 8), &links);
+/// assert!(c.time.as_ms() > 2.4 && c.time.as_ms() < 2.5);
+/// ```
+#[must_use]
+pub fn time(op: Collective, bytes: Bytes, group: Group, links: &Links) -> CollectiveCost {
+    let n = f64::from(group.ranks);
+    let ring = ring_cost(op, bytes, group, links);
+    if group.ranks <= 1 || bytes.0 <= 0.0 {
+        return CollectiveCost {
+            algorithm: Algorithm::Ring,
+            time: Seconds(0.0),
+            bus_bandwidth: ring_bus_bandwidth(group, links),
+        };
+    }
+    let best = if op == Collective::AllReduce {
+        let tree = tree_allreduce(bytes, group, links);
+        if tree.0 < ring.0 {
+            (Algorithm::Tree, tree)
+        } else {
+            (Algorithm::Ring, ring)
+        }
+    } else {
+        (Algorithm::Ring, ring)
+    };
+    let factor = match op {
+        Collective::AllReduce => 2.0 * (n - 1.0) / n,
+        Collective::AllGather | Collective::ReduceScatter => (n - 1.0) / n,
+    };
+    CollectiveCost {
+        algorithm: best.0,
+        time: best.1,
+        bus_bandwidth: Bandwidth(bytes.0 * factor / best.1 .0),
+    }
+}
+
+fn ring_cost(op: Collective, bytes: Bytes, group: Group, links: &Links) -> Seconds {
+    let n = f64::from(group.ranks);
+    let m = f64::from(group.nodes());
+    let (steps, inter_steps, volume) = match op {
+        Collective::AllGather | Collective::ReduceScatter => (n - 1.0, m - 1.0, (n - 1.0) / n),
+        Collective::AllReduce => (2.0 * (n - 1.0), 2.0 * (m - 1.0), 2.0 * (n - 1.0) / n),
+    };
+    let latency = links.base_latency
+        + links.nvlink_step * (steps - inter_steps)
+        + links.network_step * inter_steps;
+    latency + bytes * volume / ring_bus_bandwidth(group, links)
+}
+
+/// NCCL's double binary tree: a chain inside each node, two trees across
+/// nodes. Its bandwidth term matches a ring's at 90% (NCCL's own factor);
+/// its latency grows with log2 of the node count instead of the rank count.
+fn tree_allreduce(bytes: Bytes, group: Group, links: &Links) -> Seconds {
+    let m = f64::from(group.nodes());
+    let per_node = f64::from(group.ranks_per_node);
+    let latency = links.base_latency
+        + (links.nvlink_tree_hop * (per_node - 1.0) + links.network_tree_hop * math::log2(m))
+            * 2.0;
+    latency + bytes * 2.0 / (ring_bus_bandwidth(group, links) * 0.9)
+}
+
+/// Time of a point-to-point send of `bytes` to a peer, over NVLink when the
+/// peer shares the node and over the network otherwise.
+#[must_use]
+pub fn send_recv(bytes: Bytes, same_node: bool, links: &Links) -> Seconds {
+    if bytes.0 <= 0.0 {
+        return Seconds(0.0);
+    }
+    let (bw, lat) = if same_node {
+        (links.nvlink, links.nvlink_step)
+    } else {
+        (links.network, links.network_step)
+    };
+    links.base_latency + lat + bytes / bw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h100() -> Links {
+        Links {
+            nvlink: Bandwidth::gb_s(360.0),
+            network: Bandwidth::gb_s(45.0),
+            base_latency: Seconds::us(8.4),
+            nvlink_step: Seconds::us(3.4),
+            network_step: Seconds::us(14.0),
+            nvlink_tree_hop: Seconds::us(4.0),
+            network_tree_hop: Seconds::us(14.0),
+        }
+    }
+
+    #[test]
+    fn single_rank_is_free() {
+        let c = time(Collective::AllGather, Bytes::mb(100.0), Group::new(1, 1), &h100());
+        assert_eq!(c.time.0, 0.0);
+    }
+
+    #[test]
+    fn ring_allgather_pins_nccl_formula() {
+        // 16 GPUs on 2 nodes: 15 steps, 1 over the network; 360 GB/s bus.
+        let c = time(Collective::AllGather, Bytes::mb(1600.0), Group::new(16, 8), &h100());
+        let expect = 8.4e-6 + 14.0 * 3.4e-6 + 14.0e-6 + 1.6e9 * 15.0 / 16.0 / 360e9;
+        assert!((c.time.0 - expect).abs() < 1e-12, "{} vs {}", c.time.0, expect);
+    }
+
+    #[test]
+    fn allgather_bus_bandwidth_collapses_with_nodes_while_allreduce_holds() {
+        let bytes = Bytes::mb(256.0);
+        let bw = |op, nodes: u32| time(op, bytes, Group::new(nodes * 8, 8), &h100()).bus_bandwidth.as_gb_s();
+        let ag4 = bw(Collective::AllGather, 4);
+        let ag512 = bw(Collective::AllGather, 512);
+        let ar4 = bw(Collective::AllReduce, 4);
+        let ar512 = bw(Collective::AllReduce, 512);
+        assert!(ag512 < ag4 / 4.0, "AllGather {ag4} -> {ag512}");
+        assert!(ar512 > ar4 * 0.6, "AllReduce {ar4} -> {ar512}");
+    }
+
+    #[test]
+    fn network_share_scales_with_ranks_per_node() {
+        let links = h100();
+        assert_eq!(ring_bus_bandwidth(Group::new(64, 1), &links).as_gb_s(), 45.0);
+        assert_eq!(ring_bus_bandwidth(Group::new(64, 8), &links).as_gb_s(), 360.0);
+        assert_eq!(ring_bus_bandwidth(Group::new(8, 8), &links).as_gb_s(), 360.0);
+    }
+}
