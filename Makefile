@@ -1,0 +1,83 @@
+# ScaleScope build, serve and test entry points.
+#
+#   make serve   install what is missing, then trunk serve at http://127.0.0.1:8080
+#   make test    install what is missing, then every check, ending with the browser tests
+#
+# Each step of `make test` also has its own target (fmt, clippy, ...), and
+# `make test` stops at the first failing one.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.NOTPARALLEL:
+.DEFAULT_GOAL := help
+
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+export CARGO_TERM_COLOR ?= never
+
+SETUP := bash scripts/setup.sh
+WASM  := wasm32-unknown-unknown
+
+.PHONY: help serve test build-tools test-tools versions \
+        fmt clippy clippy-wasm cargo-test nostd dist size e2e screenshot clean
+
+help:
+	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
+	@echo "make test        install test tools, then fmt, clippy, cargo test, no_std build,"
+	@echo "                 trunk build, size report and the browser tests"
+	@echo "make dist        trunk build --release into dist/"
+	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
+	@echo "make versions    show installed tool versions"
+
+# ---- tools -----------------------------------------------------------------
+
+build-tools:
+	@$(SETUP) build-tools
+
+test-tools:
+	@$(SETUP) test-tools
+
+versions:
+	@$(SETUP) versions
+
+# ---- serve -----------------------------------------------------------------
+
+serve: build-tools
+	trunk serve --release --offline
+
+# ---- test ------------------------------------------------------------------
+
+# Order matters (.NOTPARALLEL keeps it): cheap checks first, browser tests last,
+# so the run ends with the test runner's own summary line.
+test: test-tools fmt clippy clippy-wasm cargo-test nostd dist size e2e
+
+fmt:
+	cargo fmt --all --check
+
+clippy:
+	cargo clippy --workspace --all-targets -- -D warnings
+
+clippy-wasm:
+	cargo clippy -p scalescope-app --target $(WASM) -- -D warnings
+
+cargo-test:
+	cargo test --workspace
+
+# The core must build without std for a bare wasm target.
+nostd:
+	cargo build -p scalescope-core --no-default-features --target $(WASM)
+
+dist:
+	trunk build --release --offline
+
+size:
+	node tests/size-report.mjs
+
+e2e:
+	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }
+	cd tests && ./node_modules/.bin/playwright test
+
+screenshot:
+	node tests/screenshot.mjs
+
+clean:
+	rm -rf dist tests/out
