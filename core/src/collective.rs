@@ -182,8 +182,7 @@ fn tree_allreduce(bytes: Bytes, group: Group, links: &Links) -> Seconds {
     let m = f64::from(group.nodes());
     let per_node = f64::from(group.ranks_per_node);
     let latency = links.base_latency
-        + (links.nvlink_tree_hop * (per_node - 1.0) + links.network_tree_hop * math::log2(m))
-            * 2.0;
+        + (links.nvlink_tree_hop * (per_node - 1.0) + links.network_tree_hop * math::log2(m)) * 2.0;
     latency + bytes * 2.0 / (ring_bus_bandwidth(group, links) * 0.9)
 }
 
@@ -220,22 +219,41 @@ mod tests {
 
     #[test]
     fn single_rank_is_free() {
-        let c = time(Collective::AllGather, Bytes::mb(100.0), Group::new(1, 1), &h100());
+        let c = time(
+            Collective::AllGather,
+            Bytes::mb(100.0),
+            Group::new(1, 1),
+            &h100(),
+        );
         assert_eq!(c.time.0, 0.0);
     }
 
     #[test]
     fn ring_allgather_pins_nccl_formula() {
         // 16 GPUs on 2 nodes: 15 steps, 1 over the network; 360 GB/s bus.
-        let c = time(Collective::AllGather, Bytes::mb(1600.0), Group::new(16, 8), &h100());
+        let c = time(
+            Collective::AllGather,
+            Bytes::mb(1600.0),
+            Group::new(16, 8),
+            &h100(),
+        );
         let expect = 8.4e-6 + 14.0 * 3.4e-6 + 14.0e-6 + 1.6e9 * 15.0 / 16.0 / 360e9;
-        assert!((c.time.0 - expect).abs() < 1e-12, "{} vs {}", c.time.0, expect);
+        assert!(
+            (c.time.0 - expect).abs() < 1e-12,
+            "{} vs {}",
+            c.time.0,
+            expect
+        );
     }
 
     #[test]
     fn allgather_bus_bandwidth_collapses_with_nodes_while_allreduce_holds() {
         let bytes = Bytes::mb(256.0);
-        let bw = |op, nodes: u32| time(op, bytes, Group::new(nodes * 8, 8), &h100()).bus_bandwidth.as_gb_s();
+        let bw = |op, nodes: u32| {
+            time(op, bytes, Group::new(nodes * 8, 8), &h100())
+                .bus_bandwidth
+                .as_gb_s()
+        };
         let ag4 = bw(Collective::AllGather, 4);
         let ag512 = bw(Collective::AllGather, 512);
         let ar4 = bw(Collective::AllReduce, 4);
@@ -247,8 +265,17 @@ mod tests {
     #[test]
     fn network_share_scales_with_ranks_per_node() {
         let links = h100();
-        assert_eq!(ring_bus_bandwidth(Group::new(64, 1), &links).as_gb_s(), 45.0);
-        assert_eq!(ring_bus_bandwidth(Group::new(64, 8), &links).as_gb_s(), 360.0);
-        assert_eq!(ring_bus_bandwidth(Group::new(8, 8), &links).as_gb_s(), 360.0);
+        assert_eq!(
+            ring_bus_bandwidth(Group::new(64, 1), &links).as_gb_s(),
+            45.0
+        );
+        assert_eq!(
+            ring_bus_bandwidth(Group::new(64, 8), &links).as_gb_s(),
+            360.0
+        );
+        assert_eq!(
+            ring_bus_bandwidth(Group::new(8, 8), &links).as_gb_s(),
+            360.0
+        );
     }
 }

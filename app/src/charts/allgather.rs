@@ -33,7 +33,10 @@ pub fn draw<DB: DrawingBackend>(
     let y_max = points.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1;
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(root)
-        .caption(format!("Ring AllGather on {} GPUs", nodes * 8), ("sans-serif", 18))
+        .caption(
+            format!("Ring AllGather on {} GPUs", nodes * 8),
+            ("sans-serif", 18),
+        )
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(56)

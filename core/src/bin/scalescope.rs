@@ -1,0 +1,233 @@
+//! `scalescope`: evaluate, sweep and search scenario files; print the
+//! paper's findings and the model's speed.
+
+use scalescope_core::calibration;
+use scalescope_core::evaluate::evaluate;
+use scalescope_core::findings;
+use scalescope_core::scenario::{Config, Scenario};
+use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage:
+  scalescope eval FILE                 full report as JSON (FILE may be - for stdin)
+  scalescope sweep FILE --nodes 1,2,4  CSV, one row per node count
+        [--scaling weak|strong] [--best]
+  scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
+  scalescope findings                  the paper's findings F1-F14, paper vs model
+  scalescope calibration               every calibrated constant and its source
+  scalescope bench                     evaluations per second, time of a full search";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("scalescope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+}
+
+fn load(path: Option<&String>) -> Result<Config, String> {
+    let path = path.ok_or_else(|| USAGE.to_string())?;
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?
+    };
+    let scenario: Scenario = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    scenario.to_config().map_err(|e| format!("{path}: {e}"))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("eval") => {
+            let cfg = load(args.get(1))?;
+            let report = evaluate(&cfg).map_err(|e| e.to_string())?;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+        Some("sweep") => {
+            let cfg = load(args.get(1))?;
+            let nodes: Vec<u32> = flag(args, "--nodes")
+                .ok_or("sweep needs --nodes 1,2,4,...")?
+                .split(',')
+                .map(|n| {
+                    n.trim()
+                        .parse::<u32>()
+                        .map_err(|e| format!("--nodes {n}: {e}"))
+                })
+                .collect::<Result<_, _>>()?;
+            let scaling = match flag(args, "--scaling").unwrap_or("weak") {
+                "weak" => Scaling::Weak,
+                "strong" => Scaling::Strong,
+                other => return Err(format!("--scaling {other}: use weak or strong")),
+            };
+            let space = SearchSpace::full();
+            let best = args
+                .iter()
+                .any(|a| a == "--best")
+                .then_some((&space, Objective::Throughput));
+            println!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
+            for p in sweep(&cfg, &nodes, scaling, best) {
+                let l = p.layout.unwrap_or(cfg.layout);
+                let lp = l.parallel;
+                let head = format!(
+                    "{},{},{},{},{},{},{:?},{}",
+                    p.nodes,
+                    u64::from(p.nodes) * u64::from(cfg.cluster.gpus_per_node),
+                    p.global_batch,
+                    lp.tp,
+                    lp.pp,
+                    lp.cp,
+                    lp.dp,
+                    l.micro_batch
+                );
+                match p.result {
+                    Ok(r) => println!(
+                        "{head},{:.6},{:.1},{:.1},{:.2},{:.4},{:.4},{:.1},{:.3},{:.2},{},",
+                        r.step_time_s,
+                        r.tokens_per_s,
+                        r.tokens_per_s_per_gpu,
+                        r.tflops_per_gpu,
+                        r.mfu,
+                        r.exposed_comm_fraction,
+                        r.power_w_per_gpu,
+                        r.tokens_per_joule,
+                        r.memory_gib_per_gpu,
+                        r.fits
+                    ),
+                    Err(e) => println!("{head},,,,,,,,,,,\"{e}\""),
+                }
+            }
+            Ok(())
+        }
+        Some("search") => {
+            let cfg = load(args.get(1))?;
+            let objective = match flag(args, "--objective").unwrap_or("throughput") {
+                "throughput" => Objective::Throughput,
+                "energy" => Objective::Energy,
+                other => return Err(format!("--objective {other}: use throughput or energy")),
+            };
+            let top = flag(args, "--top")
+                .map_or(Ok(5), str::parse::<usize>)
+                .map_err(|e| format!("--top: {e}"))?;
+            let space = if args.iter().any(|a| a == "--paper") {
+                SearchSpace::paper()
+            } else {
+                SearchSpace::full()
+            };
+            let result = search(&cfg, &space, objective, top);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+        Some("findings") => {
+            let all = findings::all();
+            let held = all.iter().filter(|f| f.holds).count();
+            for f in &all {
+                println!(
+                    "{} [{}] {}",
+                    f.id,
+                    if f.holds { "holds" } else { "FAILS" },
+                    f.figure
+                );
+                println!("   claim: {}", f.claim);
+                println!("   paper: {}", f.paper);
+                println!("   model: {}", f.model);
+            }
+            println!("{held} of {} findings hold", all.len());
+            Ok(())
+        }
+        Some("calibration") => {
+            println!("| constant | value | unit | source |\n| --- | --- | --- | --- |");
+            for c in calibration::TABLE {
+                println!("| {} | {} | {} | {} |", c.name, c.value, c.unit, c.source);
+            }
+            Ok(())
+        }
+        Some("bench") => {
+            bench();
+            Ok(())
+        }
+        _ => Err(USAGE.to_string()),
+    }
+}
+
+fn bench() {
+    let cfg = Scenario::example()
+        .to_config()
+        .expect("the example scenario is valid");
+    let mut samples = Vec::with_capacity(200);
+    let mut sink = 0.0;
+    for _ in 0..200 {
+        let n = 2000;
+        let t = Instant::now();
+        for i in 0..n {
+            let mut c = cfg;
+            c.cluster.nodes = 1 + (i % 64);
+            c.global_batch = 16 * c.cluster.nodes;
+            if let Ok(r) = evaluate(&c) {
+                sink += r.step_time_s;
+            }
+        }
+        samples.push(t.elapsed().as_secs_f64() / f64::from(n));
+    }
+    samples.sort_by(f64::total_cmp);
+    let median = samples[samples.len() / 2];
+    println!(
+        "evaluation: median {:.3} us ({:.0} evaluations/s), p95 {:.3} us",
+        median * 1e6,
+        1.0 / median,
+        samples[samples.len() * 95 / 100] * 1e6
+    );
+
+    let big = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 1024, 1);
+    let mut times = Vec::new();
+    let mut result = search(&big, &SearchSpace::full(), Objective::Throughput, 1);
+    for _ in 0..20 {
+        let t = Instant::now();
+        result = search(&big, &SearchSpace::full(), Objective::Throughput, 1);
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let best = result.best.first().map(|c| {
+        let p = c.layout.parallel;
+        format!(
+            "TP{} PP{} CP{} {:?} mb{} {:?}, MFU {:.1}%",
+            p.tp,
+            p.pp,
+            p.cp,
+            p.dp,
+            c.layout.micro_batch,
+            c.layout.recompute,
+            c.report.mfu * 100.0
+        )
+    });
+    println!(
+        "search Llama-2 70B on 2048 H100 (global batch 1024): median {:.3} ms, {} layouts evaluated, {} out of memory; best {}",
+        times[times.len() / 2] * 1e3,
+        result.evaluated,
+        result.out_of_memory,
+        best.unwrap_or_default()
+    );
+    std::hint::black_box(sink);
+}

@@ -1,0 +1,229 @@
+//! Every constant of the model that is not a datasheet number, with where
+//! it comes from. [`TABLE`] is the same list as data, printed by the command
+//! line tool and shown on the explorer's model page.
+
+use serde::Serialize;
+
+/// Fraction of peak reached by large bf16 GEMMs on H100 SXM (cuBLAS reaches
+/// about 700 to 750 of the 990 dense TFLOP/s under the power limit).
+pub const GEMM_EFFICIENCY_H100: f64 = 0.62;
+/// Fraction of peak reached by large bf16 GEMMs on A100 (cuBLAS reaches
+/// about 265 to 280 of 312 TFLOP/s).
+pub const GEMM_EFFICIENCY_A100: f64 = 0.78;
+/// Fraction of peak reached by large fp16 GEMMs on V100 (about 95 to 100 of
+/// 125 TFLOP/s).
+pub const GEMM_EFFICIENCY_V100: f64 = 0.72;
+/// FlashAttention-2 forward and backward on H100: about 35% of peak (the
+/// FlashAttention-3 paper's measurement of FlashAttention-2 on H100).
+pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
+/// FlashAttention-2 on A100: about 60% of peak for head dimension 128 and
+/// causal masks (FlashAttention-2 paper, forward plus backward).
+pub const ATTENTION_EFFICIENCY_A100: f64 = 0.60;
+/// CUTLASS memory-efficient attention (xFormers) on V100: about 40% of peak.
+pub const ATTENTION_EFFICIENCY_V100: f64 = 0.40;
+/// Fixed cost of one compute kernel (launch, tail and wave quantisation),
+/// which is what makes small GEMMs run far below peak.
+pub const KERNEL_OVERHEAD_US: f64 = 8.0;
+/// Fraction of HBM bandwidth reached by element-wise kernels.
+pub const HBM_EFFICIENCY: f64 = 0.80;
+/// Element-wise passes over hidden-sized tensors per token per layer in the
+/// forward pass (two RMSNorms, rotary, two residual adds, casts), unfused
+/// as in eager PyTorch.
+pub const HIDDEN_PASSES: f64 = 48.0;
+/// Element-wise passes over FFN-sized tensors per token per layer in the
+/// forward pass (SiLU and the gate product, or GeLU).
+pub const FFN_PASSES: f64 = 8.0;
+/// Backward element-wise work relative to forward.
+pub const BACKWARD_ELEMENTWISE_FACTOR: f64 = 2.0;
+/// FlashAttention backward time relative to forward (it recomputes the
+/// score matrix: five matmuls against two).
+pub const ATTENTION_BACKWARD_FACTOR: f64 = 2.5;
+/// Bytes moved per parameter by the AdamW step (read fp32 weight, gradient,
+/// two moments; write weight, moments and the bf16 copy).
+pub const OPTIMIZER_BYTES_PER_PARAM: f64 = 30.0;
+/// Fraction of the one-direction NVLink figure that NCCL achieves as bus
+/// bandwidth (nccl-tests: about 360 of 450 GB/s on DGX H100, 235 of 300 on
+/// DGX A100, where NCCL caps its own model at 235).
+pub const NVLINK_EFFICIENCY: f64 = 0.80;
+/// Fraction of the InfiniBand line rate NCCL achieves across nodes
+/// (nccl-tests: about 370 of 400 GB/s per DGX H100 node).
+pub const NETWORK_EFFICIENCY: f64 = 0.90;
+/// NCCL tuning model: base latency of a ring or tree collective (µs).
+pub const NCCL_BASE_LATENCY_US: f64 = 8.4;
+/// NCCL tuning model: one ring step over NVLink, Simple protocol (µs).
+pub const NCCL_NVLINK_STEP_US: f64 = 3.4;
+/// NCCL tuning model: one ring step over the network, Simple protocol (µs).
+pub const NCCL_NETWORK_STEP_US: f64 = 14.0;
+/// NCCL tuning model: one tree hop over NVLink, Simple protocol (µs).
+pub const NCCL_NVLINK_TREE_HOP_US: f64 = 4.0;
+/// NCCL tuning model: one tree hop over the network, Simple protocol (µs).
+pub const NCCL_NETWORK_TREE_HOP_US: f64 = 14.0;
+/// Measured ring collectives at scale run slower per step than NCCL's
+/// tuning model, which is fitted on few nodes: stragglers, congestion and
+/// proxy-thread jitter add up over thousands of synchronised steps. This
+/// factor multiplies every network ring step.
+pub const RING_STEP_AT_SCALE_FACTOR: f64 = 2.0;
+/// Slowdown of compute kernels while a communication kernel runs beside
+/// them (NCCL occupies SMs and HBM bandwidth).
+pub const OVERLAP_INTERFERENCE: f64 = 0.0;
+/// GPU power with no compute kernel running, as a fraction of the span
+/// from idle to TDP (clocks up, NCCL kernels spinning, HBM active).
+pub const POWER_FLOOR: f64 = 0.80;
+/// GPU power added when compute kernels run the whole step, as a fraction
+/// of the span from idle to TDP.
+pub const POWER_COMPUTE_SPAN: f64 = 0.15;
+/// Memory reserved by the CUDA context, NCCL buffers and the allocator.
+pub const RUNTIME_RESERVE_GIB: f64 = 2.0;
+
+/// One row of the calibration table.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Constant {
+    /// The constant's name in code.
+    pub name: &'static str,
+    /// Its value.
+    pub value: f64,
+    /// Its unit, or `-` for a ratio.
+    pub unit: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+}
+
+macro_rules! row {
+    ($name:ident, $unit:expr, $source:expr) => {
+        Constant {
+            name: stringify!($name),
+            value: $name,
+            unit: $unit,
+            source: $source,
+        }
+    };
+}
+
+/// The calibration table.
+pub const TABLE: &[Constant] = &[
+    row!(
+        GEMM_EFFICIENCY_H100,
+        "-",
+        "cuBLAS bf16 GEMM benchmarks on H100 SXM (700-750 of 990 TFLOP/s)"
+    ),
+    row!(
+        GEMM_EFFICIENCY_A100,
+        "-",
+        "cuBLAS bf16 GEMM benchmarks on A100 (265-280 of 312 TFLOP/s)"
+    ),
+    row!(
+        GEMM_EFFICIENCY_V100,
+        "-",
+        "cuBLAS fp16 GEMM benchmarks on V100 (95-100 of 125 TFLOP/s)"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_H100,
+        "-",
+        "FlashAttention-3 paper: FlashAttention-2 reaches ~35% of H100 peak"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_A100,
+        "-",
+        "FlashAttention-2 paper: fwd+bwd 50-70% of A100 peak, causal, d=128"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_V100,
+        "-",
+        "xFormers CUTLASS attention on V100, ~50 TFLOP/s"
+    ),
+    row!(
+        KERNEL_OVERHEAD_US,
+        "us",
+        "launch + tail effect; puts half-efficiency of an A100 GEMM near 2 GFLOP"
+    ),
+    row!(
+        HBM_EFFICIENCY,
+        "-",
+        "element-wise kernels reach ~80% of HBM bandwidth"
+    ),
+    row!(
+        HIDDEN_PASSES,
+        "passes",
+        "count of unfused element-wise passes in a Llama block (norms, rotary, residuals, casts)"
+    ),
+    row!(
+        FFN_PASSES,
+        "passes",
+        "SiLU + gate product: read gate, write act, read act and up, write product"
+    ),
+    row!(
+        BACKWARD_ELEMENTWISE_FACTOR,
+        "x",
+        "backward of an element-wise op reads the saved input and the incoming gradient"
+    ),
+    row!(
+        ATTENTION_BACKWARD_FACTOR,
+        "x",
+        "FlashAttention-2 backward runs 5 matmuls to forward's 2"
+    ),
+    row!(
+        OPTIMIZER_BYTES_PER_PARAM,
+        "B",
+        "AdamW with fp32 master weights: read 16 B, write 14 B per parameter"
+    ),
+    row!(
+        NVLINK_EFFICIENCY,
+        "-",
+        "nccl-tests bus bandwidth on DGX A100/H100"
+    ),
+    row!(
+        NETWORK_EFFICIENCY,
+        "-",
+        "nccl-tests inter-node bus bandwidth on DGX H100 with 8x400G"
+    ),
+    row!(
+        NCCL_BASE_LATENCY_US,
+        "us",
+        "NCCL src/graph/tuning.cc baseLat, Simple protocol"
+    ),
+    row!(
+        NCCL_NVLINK_STEP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NVLink ring, Simple"
+    ),
+    row!(
+        NCCL_NETWORK_STEP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NET ring, Simple"
+    ),
+    row!(
+        NCCL_NVLINK_TREE_HOP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NVLink tree, Simple"
+    ),
+    row!(
+        NCCL_NETWORK_TREE_HOP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NET tree, Simple"
+    ),
+    row!(
+        RING_STEP_AT_SCALE_FACTOR,
+        "x",
+        "calibrated on the paper's F1 (per-GPU throughput -37.22% from 128 to 2048 H100s)"
+    ),
+    row!(
+        OVERLAP_INTERFERENCE,
+        "-",
+        "compute slowdown while NCCL kernels share the SMs"
+    ),
+    row!(
+        POWER_FLOOR,
+        "-",
+        "calibrated on the paper's F1 (658 W at 128 H100s, 620 W at 2048)"
+    ),
+    row!(
+        POWER_COMPUTE_SPAN,
+        "-",
+        "calibrated on the paper's F1 (658 W at 128 H100s, 620 W at 2048)"
+    ),
+    row!(
+        RUNTIME_RESERVE_GIB,
+        "GiB",
+        "CUDA context (~0.5 GiB), NCCL buffers and allocator fragmentation"
+    ),
+];

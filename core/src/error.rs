@@ -1,0 +1,127 @@
+//! Named errors: each says what is wrong and what to change.
+
+use core::fmt;
+
+/// Why a scenario cannot be evaluated.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A field that must be positive is zero (or negative, or not a number).
+    NotPositive {
+        /// The field's name in the scenario file.
+        field: &'static str,
+    },
+    /// A field is above the largest value the model accepts.
+    TooLarge {
+        /// The field's name in the scenario file.
+        field: &'static str,
+        /// The largest accepted value.
+        max: f64,
+    },
+    /// The scenario names a GPU the model does not know.
+    UnknownGpu,
+    /// The scenario names a model preset that does not exist.
+    UnknownModel,
+    /// The tensor-parallel degree does not divide the attention heads.
+    TpNotDividingHeads {
+        /// Tensor-parallel degree.
+        tp: u32,
+        /// Attention heads.
+        heads: u32,
+    },
+    /// The pipeline stages (times virtual stages) do not divide the layers.
+    PpNotDividingLayers {
+        /// Pipeline degree times virtual stages.
+        stages: u32,
+        /// Transformer layers.
+        layers: u32,
+    },
+    /// Context parallelism needs the sequence to split into `2 * cp` equal chunks.
+    CpNotDividingSequence {
+        /// Context-parallel degree.
+        cp: u32,
+        /// Sequence length.
+        seq_len: u32,
+    },
+    /// `tp * pp * cp` does not divide the GPU count.
+    LayoutNotDividingGpus {
+        /// Product of the model-parallel degrees.
+        model_parallel: u32,
+        /// GPUs in the cluster.
+        gpus: u32,
+    },
+    /// The global batch does not split evenly into data-parallel replicas
+    /// and micro-batches.
+    BatchNotDivisible {
+        /// Global batch in sequences.
+        global_batch: u32,
+        /// Data-parallel replicas.
+        dp: u32,
+        /// Micro-batch in sequences.
+        micro_batch: u32,
+    },
+    /// The interleaved schedule needs the micro-batch count to be a multiple
+    /// of the pipeline degree.
+    InterleavingNeedsMicroBatches {
+        /// Micro-batches per step.
+        micro_batches: u32,
+        /// Pipeline degree.
+        pp: u32,
+    },
+    /// No layout of the search space fits in memory.
+    NoLayoutFits,
+    /// The GPU cannot run the chosen precision.
+    PrecisionUnsupported {
+        /// The GPU's name.
+        gpu: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotPositive { field } => write!(f, "`{field}` must be a positive number"),
+            Self::TooLarge { field, max } => write!(f, "`{field}` is too large: at most {max}"),
+            Self::UnknownGpu => f.write_str(
+                "unknown GPU: use v100-sxm2-32gb, a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5-80gb, h200-sxm-141gb or b200-180gb",
+            ),
+            Self::UnknownModel => f.write_str(
+                "unknown model: use llama2-1b, llama2-7b, llama2-13b, llama2-70b, llama3-8b, llama3-70b, llama3-405b, gpt3-175b or a custom shape",
+            ),
+            Self::TpNotDividingHeads { tp, heads } => write!(
+                f,
+                "tensor parallel {tp} does not divide the {heads} attention heads: pick a TP degree that divides {heads}"
+            ),
+            Self::PpNotDividingLayers { stages, layers } => write!(
+                f,
+                "{stages} pipeline stages do not divide the {layers} layers: pick PP x virtual stages dividing {layers}"
+            ),
+            Self::CpNotDividingSequence { cp, seq_len } => write!(
+                f,
+                "context parallel {cp} needs the sequence ({seq_len}) to split into {} equal chunks: lower CP or change the context length",
+                2 * cp
+            ),
+            Self::LayoutNotDividingGpus { model_parallel, gpus } => write!(
+                f,
+                "TP x PP x CP = {model_parallel} does not divide the {gpus} GPUs: change a degree or the node count"
+            ),
+            Self::BatchNotDivisible { global_batch, dp, micro_batch } => write!(
+                f,
+                "global batch {global_batch} does not split over {dp} data-parallel replicas in micro-batches of {micro_batch}: make it a multiple of {}",
+                u64::from(*dp) * u64::from(*micro_batch)
+            ),
+            Self::InterleavingNeedsMicroBatches { micro_batches, pp } => write!(
+                f,
+                "the interleaved schedule needs micro-batches ({micro_batches}) to be a multiple of PP ({pp}): use 1F1B or a larger batch"
+            ),
+            Self::NoLayoutFits => f.write_str(
+                "no parallel layout fits in GPU memory: add nodes, shorten the context or pick a smaller model",
+            ),
+            Self::PrecisionUnsupported { gpu } => {
+                write!(f, "{gpu} has no fp8 tensor cores: use bf16 or fp16")
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {}

@@ -1,0 +1,473 @@
+//! One training step, evaluated: compute, communication and its overlap,
+//! the pipeline, memory and power, as a named breakdown.
+
+use crate::calibration as cal;
+use crate::collective::{self, Collective, Group, Links};
+use crate::error::Error;
+use crate::memory::{self, Memory};
+use crate::power;
+use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
+use crate::units::{Bytes, Seconds};
+use serde::Serialize;
+
+/// Communication of one kind: how much of it ran, and how much of that
+/// was hidden behind compute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Comm {
+    /// Seconds the communication kernels ran per step.
+    pub total: Seconds,
+    /// Seconds of it that no compute ran beside.
+    pub exposed: Seconds,
+}
+
+impl Comm {
+    fn new(total: Seconds, exposed: Seconds) -> Self {
+        let exposed = exposed.max(Seconds(0.0)).min(total);
+        Self { total, exposed }
+    }
+
+    /// Seconds of it that ran under compute.
+    #[must_use]
+    pub fn overlapped(&self) -> Seconds {
+        self.total - self.exposed
+    }
+}
+
+/// Where the time of one step goes. The step time is the sum of every
+/// field except the communication totals' overlapped parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Breakdown {
+    /// Forward compute (all micro-batches).
+    pub forward: Seconds,
+    /// Backward compute.
+    pub backward: Seconds,
+    /// Forward work redone in backward by activation recomputation.
+    pub recompute: Seconds,
+    /// The optimizer step.
+    pub optimizer: Seconds,
+    /// Idle time in the pipeline's fill and drain.
+    pub bubble: Seconds,
+    /// FSDP/ZeRO parameter AllGathers.
+    pub dp_allgather: Comm,
+    /// FSDP/ZeRO gradient ReduceScatters.
+    pub dp_reduce_scatter: Comm,
+    /// DDP / HSDP gradient AllReduce.
+    pub dp_allreduce: Comm,
+    /// Tensor-parallel collectives (blocking).
+    pub tp: Comm,
+    /// Context-parallel key/value exchange.
+    pub cp: Comm,
+    /// Pipeline point-to-point sends.
+    pub pp: Comm,
+}
+
+impl Breakdown {
+    /// All compute: forward, backward, recompute and optimizer.
+    #[must_use]
+    pub fn compute(&self) -> Seconds {
+        self.forward + self.backward + self.recompute + self.optimizer
+    }
+
+    /// Every communication kind, named.
+    #[must_use]
+    pub fn comms(&self) -> [(&'static str, Comm); 6] {
+        [
+            ("dp_allgather", self.dp_allgather),
+            ("dp_reduce_scatter", self.dp_reduce_scatter),
+            ("dp_allreduce", self.dp_allreduce),
+            ("tp", self.tp),
+            ("cp", self.cp),
+            ("pp", self.pp),
+        ]
+    }
+
+    /// Total communication time.
+    #[must_use]
+    pub fn comm_total(&self) -> Seconds {
+        self.comms()
+            .iter()
+            .fold(Seconds(0.0), |a, (_, c)| a + c.total)
+    }
+
+    /// Exposed communication time.
+    #[must_use]
+    pub fn comm_exposed(&self) -> Seconds {
+        self.comms()
+            .iter()
+            .fold(Seconds(0.0), |a, (_, c)| a + c.exposed)
+    }
+
+    /// The step time: compute, bubble and exposed communication.
+    #[must_use]
+    pub fn step(&self) -> Seconds {
+        self.compute() + self.bubble + self.comm_exposed()
+    }
+}
+
+/// The result of evaluating one configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Seconds per optimizer step.
+    pub step_time_s: f64,
+    /// Where the step's time goes.
+    pub breakdown: Breakdown,
+    /// Data-parallel replicas.
+    pub dp: u32,
+    /// Micro-batches per step per replica.
+    pub micro_batches: u32,
+    /// GPUs.
+    pub gpus: u32,
+    /// Tokens per second, whole cluster.
+    pub tokens_per_s: f64,
+    /// Tokens per second per GPU.
+    pub tokens_per_s_per_gpu: f64,
+    /// Model TFLOP/s per GPU (PaLM FLOP count).
+    pub tflops_per_gpu: f64,
+    /// Model FLOPs utilisation against the precision's dense peak.
+    pub mfu: f64,
+    /// Hardware FLOPs utilisation (counts recomputed FLOPs too).
+    pub hfu: f64,
+    /// Share of the step spent in exposed communication.
+    pub exposed_comm_fraction: f64,
+    /// Share of the step in which compute kernels run.
+    pub compute_fraction: f64,
+    /// Average power per GPU, watts.
+    pub power_w_per_gpu: f64,
+    /// Average power of all GPUs, watts.
+    pub power_w_cluster: f64,
+    /// Tokens per joule of GPU energy.
+    pub tokens_per_joule: f64,
+    /// Memory per GPU by part.
+    pub memory: Memory,
+    /// Peak memory per GPU, GiB.
+    pub memory_gib_per_gpu: f64,
+    /// Whether the peak fits in HBM.
+    pub fits: bool,
+}
+
+/// Compute time of one layer for one micro-batch on one GPU.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LayerCompute {
+    /// Forward GEMMs.
+    pub gemm: Seconds,
+    /// Forward attention kernel.
+    pub attention: Seconds,
+    /// Forward element-wise (memory-bound) kernels.
+    pub elementwise: Seconds,
+}
+
+impl LayerCompute {
+    pub fn forward(&self) -> Seconds {
+        self.gemm + self.attention + self.elementwise
+    }
+    pub fn backward(&self) -> Seconds {
+        self.gemm * 2.0
+            + self.attention * cal::ATTENTION_BACKWARD_FACTOR
+            + self.elementwise * cal::BACKWARD_ELEMENTWISE_FACTOR
+    }
+    pub fn recompute(&self, r: Recompute) -> Seconds {
+        match r {
+            Recompute::None => Seconds(0.0),
+            Recompute::Selective => self.elementwise,
+            Recompute::Full => self.forward(),
+        }
+    }
+}
+
+/// Evaluates one step of `cfg`, after checking it.
+///
+/// ```
+/// use scalescope_core::{evaluate::evaluate, scenario::Scenario};
+/// let cfg = Scenario::example().to_config().unwrap();
+/// let r = evaluate(&cfg).unwrap();
+/// assert!(r.mfu > 0.2 && r.mfu < 0.7);
+/// assert!(r.fits);
+/// ```
+pub fn evaluate(cfg: &Config) -> Result<Report, Error> {
+    cfg.check()?;
+    Ok(evaluate_checked(cfg))
+}
+
+/// The links of `cfg`'s cluster with the at-scale ring step factor applied.
+#[must_use]
+pub fn links(cfg: &Config) -> Links {
+    let mut links = cfg.cluster.links();
+    links.network_step = links.network_step * cal::RING_STEP_AT_SCALE_FACTOR;
+    links.nvlink_step = links.nvlink_step * cal::RING_STEP_AT_SCALE_FACTOR;
+    links
+}
+
+/// Evaluates a configuration that passed [`Config::check`]. Never panics and
+/// never returns a non-finite number for such a configuration.
+#[must_use]
+#[allow(clippy::too_many_lines)]
+pub fn evaluate_checked(cfg: &Config) -> Report {
+    let gpu = &cfg.cluster.gpu;
+    let model = &cfg.model;
+    let p = cfg.layout.parallel;
+    let recompute = cfg.layout.recompute;
+    let gpn = cfg.cluster.gpus_per_node;
+    let gpus = cfg.cluster.gpus();
+    let dp = cfg.dp();
+    let m = f64::from(cfg.micro_batches().max(1));
+    let (tp, pp, cp) = (f64::from(p.tp), f64::from(p.pp), f64::from(p.cp));
+    let v = if p.schedule == Schedule::Interleaved && p.pp > 1 {
+        f64::from(p.virtual_stages)
+    } else {
+        1.0
+    };
+    let links = links(cfg);
+    let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US);
+
+    let peak_mm = match cfg.precision {
+        Precision::Fp8 => gpu.peak_fp8,
+        Precision::Bf16 | Precision::Fp16 => gpu.peak_bf16,
+    };
+    let hbm = gpu.hbm_bandwidth * cal::HBM_EFFICIENCY;
+    let h = f64::from(model.hidden);
+    let seq = f64::from(cfg.seq_len);
+    let vocab = f64::from(model.vocab);
+    let layers_stage = f64::from(model.layers) / pp;
+    let tokens = f64::from(cfg.layout.micro_batch) * seq / cp;
+    let sp_div = if p.sp { tp } else { 1.0 };
+
+    // Compute of one layer, one micro-batch.
+    let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
+    let attn_flops = 2.0 * tokens * seq * h / tp;
+    let ew_bytes = 2.0
+        * (cal::HIDDEN_PASSES * tokens * h / sp_div
+            + cal::FFN_PASSES * tokens * f64::from(model.ffn) / tp);
+    let layer = LayerCompute {
+        gemm: Seconds(gemm_flops / (peak_mm.0 * gpu.gemm_efficiency)) + t0 * 4.0,
+        attention: Seconds(attn_flops / (gpu.peak_bf16.0 * gpu.attention_efficiency)) + t0 * cp,
+        elementwise: Bytes(ew_bytes) / hbm,
+    };
+    // Output head and loss, on the last stage.
+    let head_fwd = Seconds(2.0 * tokens * h * vocab / tp / (peak_mm.0 * gpu.gemm_efficiency))
+        + Bytes(3.0 * 4.0 * tokens * vocab / tp) / hbm
+        + t0;
+    let head_bwd = head_fwd * 2.0;
+
+    // Tensor parallelism: two collectives per layer each way, blocking.
+    let tp_group = Group::new(p.tp, p.tp.min(gpn));
+    let act_bytes = Bytes(2.0 * tokens * h);
+    let tp_one = if p.sp {
+        collective::time(Collective::AllGather, act_bytes, tp_group, &links).time
+            + collective::time(Collective::ReduceScatter, act_bytes, tp_group, &links).time
+    } else {
+        collective::time(Collective::AllReduce, act_bytes, tp_group, &links).time
+    };
+    let tp_fwd = tp_one * 2.0;
+    let tp_bwd = tp_one * 2.0;
+    let tp_recompute = if recompute == Recompute::Full {
+        tp_fwd
+    } else {
+        Seconds(0.0)
+    };
+
+    // Context parallelism: a ring of K/V exchanges behind the attention blocks.
+    let (cp_fwd, cp_fwd_exposed, cp_bwd, cp_bwd_exposed) = if p.cp > 1 {
+        let kv_local = (f64::from(model.kv_heads) / tp).max(1.0) * model.head_dim();
+        let kv_bytes = Bytes(2.0 * 2.0 * tokens * kv_local);
+        let same_node = p.tp.saturating_mul(p.cp) <= gpn;
+        let send = collective::send_recv(kv_bytes, same_node, &links);
+        let block_f = layer.attention / cp;
+        let block_b = block_f * cal::ATTENTION_BACKWARD_FACTOR;
+        let steps = cp - 1.0;
+        (
+            send * steps,
+            (send - block_f).max(Seconds(0.0)) * steps,
+            send * (2.0 * steps),
+            (send * 2.0 - block_b).max(Seconds(0.0)) * steps,
+        )
+    } else {
+        (Seconds(0.0), Seconds(0.0), Seconds(0.0), Seconds(0.0))
+    };
+
+    // Busy time of one layer that data-parallel traffic can hide behind.
+    let busy_fwd = layer.forward() + tp_fwd + cp_fwd_exposed;
+    let busy_bwd =
+        layer.backward() + layer.recompute(recompute) + tp_bwd + tp_recompute + cp_bwd_exposed;
+
+    // Data parallelism. The shard group spans DP x CP ranks (CP ranks hold
+    // the same parameters), TP ranks innermost, PP outermost.
+    let dp_ranks = dp.saturating_mul(p.cp);
+    let dp_per_node = (gpn / p.tp).clamp(1, dp_ranks.max(1));
+    let dp_group = Group::new(dp_ranks, dp_per_node);
+    let layer_params = model.layer_params() / tp;
+    let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
+    let stage_params = layer_params * layers_stage + root_params;
+    let bf16 = 2.0;
+    let fp32 = 4.0;
+    let coll = |op, bytes: f64, group| collective::time(op, Bytes(bytes), group, &links).time;
+
+    let mut dp_allgather = Comm::default();
+    let mut dp_reduce_scatter = Comm::default();
+    let mut dp_allreduce = Comm::default();
+    let mut per_mb_exposed = Seconds(0.0);
+
+    // One layer's gather and scatter over `group`, per micro-batch, with the
+    // next layer prefetched behind the current one's compute.
+    let sharded = |group: Group, gather_in_backward: bool| {
+        let ag = coll(Collective::AllGather, layer_params * bf16, group);
+        let rs = coll(Collective::ReduceScatter, layer_params * fp32, group);
+        let ag_root = coll(Collective::AllGather, root_params * bf16, group);
+        let rs_root = coll(Collective::ReduceScatter, root_params * fp32, group);
+        let comm_bwd = rs + if gather_in_backward { ag } else { Seconds(0.0) };
+        let ls = layers_stage - 1.0;
+        let fwd_exposed = ag + ag_root + (ag - busy_fwd).max(Seconds(0.0)) * ls;
+        let bwd_exposed = rs + rs_root + (comm_bwd - busy_bwd).max(Seconds(0.0)) * ls;
+        let ag_total = (ag
+            * (layers_stage
+                + if gather_in_backward {
+                    layers_stage
+                } else {
+                    0.0
+                })
+            + ag_root)
+            * m;
+        let rs_total = (rs * layers_stage + rs_root) * m;
+        // Split the backward exposure between gathers and scatters by volume.
+        let bwd_ag_share = if gather_in_backward {
+            ag.0 / comm_bwd.0.max(1e-30)
+        } else {
+            0.0
+        };
+        let ag_exposed = fwd_exposed + bwd_exposed * bwd_ag_share;
+        let rs_exposed = bwd_exposed * (1.0 - bwd_ag_share);
+        (
+            Comm::new(ag_total, ag_exposed * m),
+            Comm::new(rs_total, rs_exposed * m),
+            fwd_exposed + bwd_exposed,
+        )
+    };
+    // Gradient traffic hidden behind the last micro-batch's backward, except
+    // for the last bucket.
+    let behind_backward = |total: Seconds| {
+        let window = busy_bwd * (layers_stage - 1.0);
+        (total - window).max(total / layers_stage.max(1.0))
+    };
+
+    match p.dp {
+        DataParallel::Fsdp | DataParallel::FsdpFull => {
+            let (ag, rs, exposed) = sharded(dp_group, p.dp == DataParallel::FsdpFull);
+            dp_allgather = ag;
+            dp_reduce_scatter = rs;
+            per_mb_exposed = exposed;
+        }
+        DataParallel::Hsdp => {
+            let shard = Group::new(dp_per_node, dp_per_node);
+            let (ag, rs, exposed) = sharded(shard, true);
+            dp_allgather = ag;
+            dp_reduce_scatter = rs;
+            per_mb_exposed = exposed;
+            let replicas = Group::new(dp_ranks / dp_per_node.max(1), 1);
+            let ar = coll(
+                Collective::AllReduce,
+                stage_params * fp32 / f64::from(dp_per_node),
+                replicas,
+            );
+            let exposed = behind_backward(ar);
+            dp_allreduce = Comm::new(ar, exposed);
+        }
+        DataParallel::Ddp => {
+            let ar = coll(Collective::AllReduce, stage_params * fp32, dp_group);
+            dp_allreduce = Comm::new(ar, behind_backward(ar));
+        }
+        DataParallel::Zero1 => {
+            let rs = coll(Collective::ReduceScatter, stage_params * fp32, dp_group);
+            dp_reduce_scatter = Comm::new(rs, behind_backward(rs));
+            let ag = coll(Collective::AllGather, stage_params * bf16, dp_group);
+            let window = busy_fwd * (layers_stage - 1.0);
+            dp_allgather = Comm::new(ag, (ag - window).max(ag / layers_stage.max(1.0)));
+        }
+    }
+
+    // Pipeline: sends between stages, hidden in the steady state.
+    let pp_comm = if p.pp > 1 {
+        let bytes = Bytes(2.0 * tokens * h / sp_div);
+        let stride = u64::from(p.tp) * u64::from(p.cp) * u64::from(dp);
+        let send = collective::send_recv(bytes, stride < u64::from(gpn), &links);
+        let total = send * (2.0 * m * v);
+        Comm::new(total, send * (2.0 * (pp - 1.0) * v))
+    } else {
+        Comm::default()
+    };
+
+    let stage_fwd = (layer.forward() + tp_fwd + cp_fwd_exposed) * layers_stage + head_fwd;
+    let stage_bwd = (layer.backward() + tp_bwd + cp_bwd_exposed) * layers_stage + head_bwd;
+    let stage_recompute = (layer.recompute(recompute) + tp_recompute) * layers_stage;
+    let per_mb = stage_fwd + stage_bwd + stage_recompute + per_mb_exposed;
+    let bubble = per_mb * ((pp - 1.0) / v);
+
+    let opt_shard = match p.dp {
+        DataParallel::Ddp => 1.0,
+        DataParallel::Hsdp => f64::from(dp_per_node),
+        _ => f64::from(dp_ranks.max(1)),
+    };
+    let optimizer = Bytes(stage_params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / hbm;
+
+    let forward = (layer.forward() * layers_stage + head_fwd) * m;
+    let backward = (layer.backward() * layers_stage + head_bwd) * m;
+    let recompute_time = layer.recompute(recompute) * layers_stage * m;
+    let tp_comm = Comm::new(
+        (tp_fwd + tp_bwd + tp_recompute) * (layers_stage * m),
+        (tp_fwd + tp_bwd + tp_recompute) * (layers_stage * m),
+    );
+    let cp_comm = Comm::new(
+        (cp_fwd + cp_bwd) * (layers_stage * m),
+        (cp_fwd_exposed + cp_bwd_exposed) * (layers_stage * m),
+    );
+
+    let breakdown = Breakdown {
+        forward,
+        backward,
+        recompute: recompute_time,
+        optimizer,
+        bubble,
+        dp_allgather,
+        dp_reduce_scatter,
+        dp_allreduce,
+        tp: tp_comm,
+        cp: cp_comm,
+        pp: pp_comm,
+    };
+    let step = breakdown.step().max(Seconds(1e-12));
+
+    let gpus_f = f64::from(gpus);
+    let tokens_step = f64::from(cfg.global_batch) * seq;
+    let tokens_per_s = tokens_step / step.0;
+    let model_flops = tokens_step * model.flops_per_token(cfg.seq_len);
+    let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
+    let peak_tflops = peak_mm.as_tflops();
+    let recompute_flops = match recompute {
+        Recompute::Full => tokens_step * model.flops_per_token(cfg.seq_len) / 3.0,
+        _ => 0.0,
+    };
+    let hfu = (model_flops + recompute_flops) / step.0 / gpus_f / 1e12 / peak_tflops;
+    let compute_fraction = (breakdown.compute().0 / step.0).clamp(0.0, 1.0);
+    let power_w = power::per_gpu(gpu, compute_fraction).0;
+    let memory = memory::per_gpu(cfg);
+    let memory_total = memory.total();
+
+    Report {
+        step_time_s: step.0,
+        breakdown,
+        dp,
+        micro_batches: cfg.micro_batches(),
+        gpus,
+        tokens_per_s,
+        tokens_per_s_per_gpu: tokens_per_s / gpus_f,
+        tflops_per_gpu,
+        mfu: tflops_per_gpu / peak_tflops,
+        hfu,
+        exposed_comm_fraction: (breakdown.comm_exposed().0 / step.0).clamp(0.0, 1.0),
+        compute_fraction,
+        power_w_per_gpu: power_w,
+        power_w_cluster: power_w * gpus_f,
+        tokens_per_joule: tokens_per_s / (power_w * gpus_f),
+        memory,
+        memory_gib_per_gpu: memory_total.as_gib(),
+        fits: memory_total.0 <= gpu.hbm.0,
+    }
+}

@@ -1,0 +1,203 @@
+//! GPUs and the clusters built from them, as data a user can read and
+//! override. Datasheet numbers come from the paper's Table 1 where it gives
+//! them and from NVIDIA's datasheets otherwise; the few numbers that are not
+//! datasheet values are listed in [`crate::calibration`].
+
+use crate::calibration as cal;
+use crate::collective::Links;
+use crate::units::{Bandwidth, Bytes, FlopRate, Seconds, Watts};
+use serde::{Deserialize, Serialize};
+
+/// One GPU model and the DGX-style node it ships in.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gpu {
+    /// Stable identifier used in scenario files, e.g. `h100-sxm5-80gb`.
+    pub id: &'static str,
+    /// Human-readable name.
+    pub name: &'static str,
+    /// True for parts the paper did not measure (H200, B200): their
+    /// efficiencies are carried over from the closest measured generation.
+    pub extrapolated: bool,
+    /// Peak dense tensor-core FLOP/s in bf16 (fp16 on V100).
+    pub peak_bf16: FlopRate,
+    /// Peak dense tensor-core FLOP/s in fp8; zero where fp8 is unsupported.
+    pub peak_fp8: FlopRate,
+    /// HBM capacity.
+    pub hbm: Bytes,
+    /// HBM bandwidth.
+    pub hbm_bandwidth: Bandwidth,
+    /// NVLink bandwidth per GPU, both directions together, as NVIDIA quotes it.
+    pub nvlink: Bandwidth,
+    /// InfiniBand bandwidth per node, as NVIDIA quotes it for the DGX.
+    pub network_per_node: Bandwidth,
+    /// GPUs in one node (one NVLink domain).
+    pub gpus_per_node: u32,
+    /// Board power limit.
+    pub tdp: Watts,
+    /// Power drawn by an idle GPU with its clocks up.
+    pub idle: Watts,
+    /// Fraction of peak that large bf16 GEMMs reach on this part.
+    pub gemm_efficiency: f64,
+    /// Fraction of peak that the fused attention kernel reaches
+    /// (FlashAttention-2; CUTLASS attention on V100).
+    pub attention_efficiency: f64,
+}
+
+/// V100-SXM2-32GB in a DGX-1 (hybrid cube-mesh NVLink 2).
+pub const V100: Gpu = Gpu {
+    id: "v100-sxm2-32gb",
+    name: "V100 SXM2 32GB",
+    extrapolated: false,
+    peak_bf16: FlopRate::tflops(125.0),
+    peak_fp8: FlopRate(0.0),
+    hbm: Bytes::gib(32.0),
+    hbm_bandwidth: Bandwidth::gb_s(900.0),
+    nvlink: Bandwidth::gb_s(300.0),
+    network_per_node: Bandwidth::gb_s(100.0),
+    gpus_per_node: 8,
+    tdp: Watts(300.0),
+    idle: Watts(40.0),
+    gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
+};
+
+/// A100-SXM4-40GB in a DGX A100.
+pub const A100_40GB: Gpu = Gpu {
+    id: "a100-sxm4-40gb",
+    name: "A100 SXM4 40GB",
+    extrapolated: false,
+    peak_bf16: FlopRate::tflops(312.0),
+    peak_fp8: FlopRate(0.0),
+    hbm: Bytes::gib(40.0),
+    hbm_bandwidth: Bandwidth::gb_s(1555.0),
+    nvlink: Bandwidth::gb_s(600.0),
+    network_per_node: Bandwidth::gb_s(200.0),
+    gpus_per_node: 8,
+    tdp: Watts(400.0),
+    idle: Watts(50.0),
+    gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
+};
+
+/// A100-SXM4-80GB in a DGX A100 (the paper's Ampere system).
+pub const A100_80GB: Gpu = Gpu {
+    id: "a100-sxm4-80gb",
+    name: "A100 SXM4 80GB",
+    hbm: Bytes::gib(80.0),
+    hbm_bandwidth: Bandwidth::gb_s(2039.0),
+    ..A100_40GB
+};
+
+/// H100-SXM5-80GB in a DGX H100 (the paper's Hopper system).
+pub const H100: Gpu = Gpu {
+    id: "h100-sxm5-80gb",
+    name: "H100 SXM5 80GB",
+    extrapolated: false,
+    peak_bf16: FlopRate::tflops(990.0),
+    peak_fp8: FlopRate::tflops(1979.0),
+    hbm: Bytes::gib(80.0),
+    hbm_bandwidth: Bandwidth::gb_s(3350.0),
+    nvlink: Bandwidth::gb_s(900.0),
+    network_per_node: Bandwidth::gb_s(400.0),
+    gpus_per_node: 8,
+    tdp: Watts(700.0),
+    idle: Watts(70.0),
+    gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+};
+
+/// H200-SXM-141GB (extrapolated: H100 compute with more and faster HBM).
+pub const H200: Gpu = Gpu {
+    id: "h200-sxm-141gb",
+    name: "H200 SXM 141GB (extrapolated)",
+    extrapolated: true,
+    hbm: Bytes::gib(141.0),
+    hbm_bandwidth: Bandwidth::gb_s(4800.0),
+    ..H100
+};
+
+/// B200 in a DGX B200 (extrapolated: efficiencies carried over from H100).
+pub const B200: Gpu = Gpu {
+    id: "b200-180gb",
+    name: "B200 180GB (extrapolated)",
+    extrapolated: true,
+    peak_bf16: FlopRate::tflops(2250.0),
+    peak_fp8: FlopRate::tflops(4500.0),
+    hbm: Bytes::gib(180.0),
+    hbm_bandwidth: Bandwidth::gb_s(8000.0),
+    nvlink: Bandwidth::gb_s(1800.0),
+    network_per_node: Bandwidth::gb_s(400.0),
+    gpus_per_node: 8,
+    tdp: Watts(1000.0),
+    idle: Watts(100.0),
+    gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+};
+
+/// Every built-in GPU, oldest first.
+pub const GPUS: [Gpu; 6] = [V100, A100_40GB, A100_80GB, H100, H200, B200];
+
+/// Looks a GPU up by its [`Gpu::id`] (case-insensitive), also accepting the
+/// short names `v100`, `a100`, `a100-40gb`, `h100`, `h200`, `b200`.
+#[must_use]
+pub fn gpu_by_id(id: &str) -> Option<Gpu> {
+    let short = match id.to_ascii_lowercase().as_str() {
+        "v100" => "v100-sxm2-32gb",
+        "a100" | "a100-80gb" => "a100-sxm4-80gb",
+        "a100-40gb" => "a100-sxm4-40gb",
+        "h100" => "h100-sxm5-80gb",
+        "h200" => "h200-sxm-141gb",
+        "b200" => "b200-180gb",
+        _ => "",
+    };
+    GPUS.into_iter()
+        .find(|g| g.id.eq_ignore_ascii_case(id) || g.id == short)
+}
+
+/// A cluster: `nodes` nodes of `gpu`, with optional overrides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cluster {
+    /// The GPU model (with any user overrides applied to its fields).
+    pub gpu: Gpu,
+    /// Number of nodes.
+    pub nodes: u32,
+    /// GPUs per node (the NVLink domain size).
+    pub gpus_per_node: u32,
+    /// Network line rate per GPU (one rail each).
+    pub network_per_gpu: Bandwidth,
+}
+
+impl Cluster {
+    /// A DGX-style cluster of `nodes` nodes with the GPU's default system.
+    #[must_use]
+    pub fn new(gpu: Gpu, nodes: u32) -> Self {
+        let gpn = gpu.gpus_per_node.max(1);
+        Self {
+            gpu,
+            nodes,
+            gpus_per_node: gpn,
+            network_per_gpu: gpu.network_per_node / f64::from(gpn),
+        }
+    }
+
+    /// Total GPU count.
+    #[must_use]
+    pub fn gpus(&self) -> u32 {
+        self.nodes.saturating_mul(self.gpus_per_node)
+    }
+
+    /// The links a collective sees, after NCCL protocol efficiency; NVLink
+    /// counts one direction (half the quoted figure).
+    #[must_use]
+    pub fn links(&self) -> Links {
+        Links {
+            nvlink: self.gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY),
+            network: self.network_per_gpu * cal::NETWORK_EFFICIENCY,
+            base_latency: Seconds::us(cal::NCCL_BASE_LATENCY_US),
+            nvlink_step: Seconds::us(cal::NCCL_NVLINK_STEP_US),
+            network_step: Seconds::us(cal::NCCL_NETWORK_STEP_US),
+            nvlink_tree_hop: Seconds::us(cal::NCCL_NVLINK_TREE_HOP_US),
+            network_tree_hop: Seconds::us(cal::NCCL_NETWORK_TREE_HOP_US),
+        }
+    }
+}

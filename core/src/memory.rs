@@ -1,0 +1,141 @@
+//! Memory per GPU by part: weights, gradients, optimizer state,
+//! activations (by recomputation mode and pipeline schedule), communication
+//! buffers and the runtime's reserve. Activation sizes follow Korthikanti et
+//! al. 2022 ("Reducing activation recomputation"), adapted to a Llama block
+//! with FlashAttention (no score matrix is stored).
+
+use crate::calibration as cal;
+use crate::model::Mlp;
+use crate::scenario::{Config, DataParallel, Recompute, Schedule};
+use crate::units::Bytes;
+use serde::Serialize;
+
+/// Peak memory of one GPU (the first pipeline stage, the fullest), by part.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Memory {
+    /// bf16 weights resident during compute.
+    pub weights: Bytes,
+    /// Gradients.
+    pub gradients: Bytes,
+    /// fp32 master weights and AdamW moments.
+    pub optimizer: Bytes,
+    /// Saved activations (and logits on the last stage).
+    pub activations: Bytes,
+    /// Gathered-layer and gradient buckets used by communication.
+    pub buffers: Bytes,
+    /// CUDA context, NCCL and allocator reserve.
+    pub reserve: Bytes,
+}
+
+impl Memory {
+    /// Sum of the parts.
+    #[must_use]
+    pub fn total(&self) -> Bytes {
+        self.weights
+            + self.gradients
+            + self.optimizer
+            + self.activations
+            + self.buffers
+            + self.reserve
+    }
+}
+
+/// Memory per GPU for `cfg`.
+///
+/// ```
+/// use scalescope_core::{memory::per_gpu, scenario::Scenario};
+/// let cfg = Scenario::example().to_config().unwrap();
+/// assert!(per_gpu(&cfg).total().as_gib() < 80.0);
+/// ```
+#[must_use]
+pub fn per_gpu(cfg: &Config) -> Memory {
+    let model = &cfg.model;
+    let p = cfg.layout.parallel;
+    let (tp, pp, cp) = (f64::from(p.tp), f64::from(p.pp), f64::from(p.cp));
+    let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
+    let gpn = cfg.cluster.gpus_per_node;
+    let layers_stage = f64::from(model.layers) / pp;
+    let layer_params = model.layer_params() / tp;
+    let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
+    let params = layer_params * layers_stage + root;
+
+    let node_shard = f64::from((gpn / p.tp).max(1)).min(dp_ranks);
+    let (weights, grads, optimizer, buffers) = match p.dp {
+        DataParallel::Ddp => (2.0 * params, 4.0 * params, 12.0 * params, 2.0 * 25e6 * 4.0),
+        DataParallel::Zero1 => (
+            2.0 * params,
+            4.0 * params,
+            12.0 * params / dp_ranks,
+            2.0 * 25e6 * 4.0,
+        ),
+        // Parameters stay gathered from forward until backward is done.
+        DataParallel::Fsdp => (
+            2.0 * params,
+            4.0 * params / dp_ranks,
+            12.0 * params / dp_ranks,
+            4.0 * 2.0 * layer_params,
+        ),
+        DataParallel::FsdpFull => (
+            2.0 * params / dp_ranks,
+            4.0 * params / dp_ranks,
+            12.0 * params / dp_ranks,
+            (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
+        ),
+        DataParallel::Hsdp => (
+            2.0 * params / node_shard,
+            4.0 * params / node_shard,
+            12.0 * params / node_shard,
+            (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
+        ),
+    };
+
+    let h = f64::from(model.hidden);
+    let kv = model.kv_dim();
+    let ffn = f64::from(model.ffn);
+    let ffn_tensors = match model.mlp {
+        Mlp::Swiglu => 3.0,
+        Mlp::Gelu => 2.0,
+    };
+    let sp = if p.sp { tp } else { 1.0 };
+    // Elements saved per token per layer: the hidden-sized norm inputs and
+    // outputs (replicated across TP ranks unless sequence parallel) and the
+    // TP-sharded projections.
+    let per_token = match cfg.layout.recompute {
+        Recompute::None => 4.0 * h / sp + (2.0 * h + 2.0 * kv + ffn_tensors * ffn) / tp,
+        Recompute::Selective => {
+            2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn) / tp
+        }
+        Recompute::Full => h / sp,
+    };
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len) / cp;
+    let m = f64::from(cfg.micro_batches().max(1));
+    let in_flight = if p.pp == 1 {
+        1.0
+    } else {
+        match p.schedule {
+            Schedule::Gpipe => m,
+            Schedule::OneFOneB => m.min(pp),
+            Schedule::Interleaved => {
+                let v = f64::from(p.virtual_stages);
+                m.min(pp) * (1.0 + (pp - 1.0) / (pp * v))
+            }
+        }
+    };
+    let mut activations = 2.0 * per_token * tokens * layers_stage * in_flight;
+    if cfg.layout.recompute == Recompute::Full {
+        // One layer's full working set while it is recomputed.
+        activations +=
+            2.0 * tokens * (4.0 * h / sp + (2.0 * h + 2.0 * kv + ffn_tensors * ffn) / tp);
+    }
+    // fp32 logits and their gradient.
+    activations += 2.0 * 4.0 * tokens * f64::from(model.vocab) / tp;
+
+    Memory {
+        weights: Bytes(weights),
+        gradients: Bytes(grads),
+        optimizer: Bytes(optimizer),
+        activations: Bytes(activations),
+        buffers: Bytes(buffers),
+        reserve: Bytes::gib(cal::RUNTIME_RESERVE_GIB),
+    }
+}

@@ -1,0 +1,448 @@
+//! The scenario: what is trained, on what, and how. [`Scenario`] is the
+//! serde document of the public file format; [`Config`] is its checked,
+//! `Copy` form that evaluation runs on ("check, then compute").
+
+use crate::error::Error;
+use crate::hardware::{gpu_by_id, Cluster, Gpu};
+use crate::model::{preset, Model};
+use crate::units::{Bandwidth, Bytes, FlopRate};
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+/// How data parallelism keeps parameters, gradients and optimizer state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataParallel {
+    /// Replicated everything; gradients AllReduced once per step.
+    Ddp,
+    /// ZeRO-1: optimizer state sharded; gradients ReduceScattered, updated
+    /// parameters AllGathered behind the next forward.
+    Zero1,
+    /// FSDP as the paper ran it: sharded, parameters kept after forward (no
+    /// reshard), next layer prefetched; one AllGather per layer in forward,
+    /// one ReduceScatter per layer in backward.
+    Fsdp,
+    /// FSDP full shard (ZeRO-3): parameters resharded after forward and
+    /// gathered again in backward.
+    FsdpFull,
+    /// Hybrid sharded: full shard inside a node, replicas across nodes
+    /// AllReduce their gradient shards.
+    Hsdp,
+}
+
+/// Pipeline schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// All forwards, then all backwards: every micro-batch's activations live at once.
+    Gpipe,
+    /// One forward, one backward: at most `pp` micro-batches in flight.
+    #[serde(rename = "1f1b")]
+    OneFOneB,
+    /// Interleaved 1F1B with `virtual_stages` model chunks per GPU.
+    Interleaved,
+}
+
+/// Activation recomputation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    /// Keep every activation.
+    None,
+    /// Recompute the cheap element-wise parts (norms, MLP activation).
+    Selective,
+    /// Keep only each layer's input; rerun the forward in backward.
+    Full,
+}
+
+/// Number format of the matmuls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// bfloat16 (fp16 peak on V100).
+    Bf16,
+    /// float16 with loss scaling.
+    Fp16,
+    /// fp8 matmuls (Transformer Engine); attention and the rest stay bf16.
+    Fp8,
+}
+
+/// The parallel layout, as written in a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parallel {
+    /// Data-parallel flavour.
+    pub dp: DataParallel,
+    /// Tensor-parallel degree.
+    #[serde(default = "one")]
+    pub tp: u32,
+    /// Pipeline-parallel degree.
+    #[serde(default = "one")]
+    pub pp: u32,
+    /// Context-parallel degree.
+    #[serde(default = "one")]
+    pub cp: u32,
+    /// Sequence parallelism alongside tensor parallelism.
+    #[serde(default)]
+    pub sp: bool,
+    /// Pipeline schedule.
+    #[serde(default = "default_schedule")]
+    pub schedule: Schedule,
+    /// Model chunks per GPU for the interleaved schedule (1 otherwise).
+    #[serde(default = "one")]
+    pub virtual_stages: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+fn default_schedule() -> Schedule {
+    Schedule::OneFOneB
+}
+
+/// The hardware section of a scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardwareSpec {
+    /// GPU id, e.g. `h100-sxm5-80gb`.
+    pub gpu: String,
+    /// Number of nodes.
+    pub nodes: u32,
+    /// GPUs per node; defaults to the GPU's DGX system (8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus_per_node: Option<u32>,
+    /// Network line rate per GPU in Gb/s; defaults to the DGX's (H100: 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_node_gbps_per_gpu: Option<f64>,
+    /// Override: peak dense TFLOP/s (bf16/fp16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tflops: Option<f64>,
+    /// Override: HBM capacity in GiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm_gib: Option<f64>,
+    /// Override: HBM bandwidth in GB/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm_gb_per_s: Option<f64>,
+    /// Override: NVLink bandwidth per GPU in GB/s (both directions, as quoted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvlink_gb_per_s: Option<f64>,
+}
+
+/// A model given by preset name or by shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ModelSpec {
+    /// A preset id such as `llama2-7b`.
+    Preset(String),
+    /// A custom decoder.
+    Custom(Model),
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The cluster.
+    pub hardware: HardwareSpec,
+    /// The model.
+    pub model: ModelSpec,
+    /// Context length in tokens.
+    pub seq_len: u32,
+    /// Global batch in sequences per optimizer step.
+    pub global_batch: u32,
+    /// Micro-batch in sequences per data-parallel replica.
+    pub micro_batch: u32,
+    /// The parallel layout.
+    pub parallel: Parallel,
+    /// Activation recomputation.
+    #[serde(default = "default_recompute")]
+    pub recompute: Recompute,
+    /// Matmul precision.
+    #[serde(default = "default_precision")]
+    pub precision: Precision,
+}
+
+fn default_recompute() -> Recompute {
+    Recompute::None
+}
+fn default_precision() -> Precision {
+    Precision::Bf16
+}
+
+/// Everything about how one step is run on the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Degrees, data-parallel flavour and schedule.
+    pub parallel: Parallel,
+    /// Micro-batch in sequences.
+    pub micro_batch: u32,
+    /// Activation recomputation.
+    pub recompute: Recompute,
+}
+
+/// A checked scenario: evaluation of a `Config` that passed [`Config::check`]
+/// cannot fail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// The cluster, overrides applied.
+    pub cluster: Cluster,
+    /// The model.
+    pub model: Model,
+    /// Context length in tokens.
+    pub seq_len: u32,
+    /// Global batch in sequences.
+    pub global_batch: u32,
+    /// The layout.
+    pub layout: Layout,
+    /// Matmul precision.
+    pub precision: Precision,
+}
+
+/// Largest accepted values: far beyond any real run, small enough that no
+/// product of them overflows or loses meaning.
+pub mod limits {
+    /// Nodes.
+    pub const NODES: u32 = 1 << 20;
+    /// GPUs per node.
+    pub const GPUS_PER_NODE: u32 = 1024;
+    /// Context length.
+    pub const SEQ_LEN: u32 = 1 << 24;
+    /// Global batch in sequences.
+    pub const GLOBAL_BATCH: u32 = 1 << 24;
+    /// Any parallel degree.
+    pub const DEGREE: u32 = 1 << 16;
+    /// Any model dimension.
+    pub const DIM: u32 = 1 << 20;
+    /// Bandwidths, FLOP rates and capacities in their scenario units.
+    pub const HARDWARE_VALUE: f64 = 1e7;
+}
+
+fn positive(v: u32, field: &'static str, max: u32) -> Result<(), Error> {
+    if v == 0 {
+        return Err(Error::NotPositive { field });
+    }
+    if v > max {
+        return Err(Error::TooLarge {
+            field,
+            max: f64::from(max),
+        });
+    }
+    Ok(())
+}
+
+fn positive_f(v: f64, field: &'static str) -> Result<f64, Error> {
+    if v.is_nan() || v <= 0.0 || !v.is_finite() {
+        return Err(Error::NotPositive { field });
+    }
+    if v > limits::HARDWARE_VALUE {
+        return Err(Error::TooLarge {
+            field,
+            max: limits::HARDWARE_VALUE,
+        });
+    }
+    Ok(v)
+}
+
+impl Scenario {
+    /// Resolves names and overrides and checks the result.
+    ///
+    /// ```
+    /// use scalescope_core::scenario::*;
+    /// let s = Scenario::example();
+    /// let cfg = s.to_config().unwrap();
+    /// assert_eq!(cfg.cluster.gpus(), 256);
+    /// ```
+    pub fn to_config(&self) -> Result<Config, Error> {
+        let hw = &self.hardware;
+        let mut gpu: Gpu = gpu_by_id(&hw.gpu).ok_or(Error::UnknownGpu)?;
+        if let Some(v) = hw.peak_tflops {
+            let v = positive_f(v, "hardware.peak_tflops")?;
+            let fp8_ratio = gpu.peak_fp8.0 / gpu.peak_bf16.0;
+            gpu.peak_bf16 = FlopRate::tflops(v);
+            gpu.peak_fp8 = FlopRate::tflops(v * fp8_ratio);
+        }
+        if let Some(v) = hw.hbm_gib {
+            gpu.hbm = Bytes::gib(positive_f(v, "hardware.hbm_gib")?);
+        }
+        if let Some(v) = hw.hbm_gb_per_s {
+            gpu.hbm_bandwidth = Bandwidth::gb_s(positive_f(v, "hardware.hbm_gb_per_s")?);
+        }
+        if let Some(v) = hw.nvlink_gb_per_s {
+            gpu.nvlink = Bandwidth::gb_s(positive_f(v, "hardware.nvlink_gb_per_s")?);
+        }
+        positive(hw.nodes, "hardware.nodes", limits::NODES)?;
+        let mut cluster = Cluster::new(gpu, hw.nodes);
+        if let Some(g) = hw.gpus_per_node {
+            positive(g, "hardware.gpus_per_node", limits::GPUS_PER_NODE)?;
+            cluster.network_per_gpu = gpu.network_per_node / f64::from(g);
+            cluster.gpus_per_node = g;
+        }
+        if let Some(v) = hw.inter_node_gbps_per_gpu {
+            cluster.network_per_gpu =
+                Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
+        }
+        let model = match &self.model {
+            ModelSpec::Preset(id) => preset(id).ok_or(Error::UnknownModel)?,
+            ModelSpec::Custom(m) => *m,
+        };
+        let cfg = Config {
+            cluster,
+            model,
+            seq_len: self.seq_len,
+            global_batch: self.global_batch,
+            layout: Layout {
+                parallel: self.parallel,
+                micro_batch: self.micro_batch,
+                recompute: self.recompute,
+            },
+            precision: self.precision,
+        };
+        cfg.check()?;
+        Ok(cfg)
+    }
+
+    /// The example of the file format: Llama-2 7B on 32 DGX H100 nodes.
+    #[must_use]
+    pub fn example() -> Self {
+        Self {
+            hardware: HardwareSpec {
+                gpu: String::from("h100-sxm5-80gb"),
+                nodes: 32,
+                gpus_per_node: Some(8),
+                inter_node_gbps_per_gpu: Some(400.0),
+                peak_tflops: None,
+                hbm_gib: None,
+                hbm_gb_per_s: None,
+                nvlink_gb_per_s: None,
+            },
+            model: ModelSpec::Preset(String::from("llama2-7b")),
+            seq_len: 4096,
+            global_batch: 512,
+            micro_batch: 2,
+            parallel: Parallel {
+                dp: DataParallel::Fsdp,
+                tp: 2,
+                pp: 1,
+                cp: 1,
+                sp: false,
+                schedule: Schedule::OneFOneB,
+                virtual_stages: 1,
+            },
+            recompute: Recompute::None,
+            precision: Precision::Bf16,
+        }
+    }
+}
+
+impl Config {
+    /// Data-parallel replicas: GPUs / (TP x PP x CP).
+    #[must_use]
+    pub fn dp(&self) -> u32 {
+        let p = &self.layout.parallel;
+        let mp = u64::from(p.tp) * u64::from(p.pp) * u64::from(p.cp);
+        u32::try_from(u64::from(self.cluster.gpus()) / mp.max(1)).unwrap_or(0)
+    }
+
+    /// Micro-batches per step on each replica.
+    #[must_use]
+    pub fn micro_batches(&self) -> u32 {
+        let per_replica = self.global_batch / self.dp().max(1);
+        per_replica / self.layout.micro_batch.max(1)
+    }
+
+    /// Checks every constraint, so that evaluation cannot fail afterwards.
+    pub fn check(&self) -> Result<(), Error> {
+        let m = &self.model;
+        let p = &self.layout.parallel;
+        let c = &self.cluster;
+        positive(c.nodes, "hardware.nodes", limits::NODES)?;
+        positive(
+            c.gpus_per_node,
+            "hardware.gpus_per_node",
+            limits::GPUS_PER_NODE,
+        )?;
+        for (v, field) in [
+            (c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops"),
+            (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),
+            (c.gpu.hbm_bandwidth.as_gb_s(), "hardware.hbm_gb_per_s"),
+            (c.gpu.nvlink.as_gb_s(), "hardware.nvlink_gb_per_s"),
+            (
+                c.network_per_gpu.as_gb_s() * 8.0,
+                "hardware.inter_node_gbps_per_gpu",
+            ),
+        ] {
+            positive_f(v, field)?;
+        }
+        if c.gpus() > limits::NODES {
+            return Err(Error::TooLarge {
+                field: "hardware.nodes",
+                max: f64::from(limits::NODES / c.gpus_per_node),
+            });
+        }
+        positive(m.layers, "model.layers", limits::DIM)?;
+        positive(m.hidden, "model.hidden", limits::DIM)?;
+        positive(m.heads, "model.heads", limits::DIM)?;
+        positive(m.kv_heads, "model.kv_heads", m.heads)?;
+        positive(m.ffn, "model.ffn", limits::DIM)?;
+        positive(m.vocab, "model.vocab", limits::DIM * 4)?;
+        positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
+        positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
+        positive(self.layout.micro_batch, "micro_batch", limits::GLOBAL_BATCH)?;
+        positive(p.tp, "parallel.tp", limits::DEGREE)?;
+        positive(p.pp, "parallel.pp", limits::DEGREE)?;
+        positive(p.cp, "parallel.cp", limits::DEGREE)?;
+        positive(p.virtual_stages, "parallel.virtual_stages", limits::DEGREE)?;
+        if self.precision == Precision::Fp8 && c.gpu.peak_fp8.0 <= 0.0 {
+            return Err(Error::PrecisionUnsupported { gpu: c.gpu.name });
+        }
+        if m.heads % p.tp != 0 {
+            return Err(Error::TpNotDividingHeads {
+                tp: p.tp,
+                heads: m.heads,
+            });
+        }
+        let v = if p.schedule == Schedule::Interleaved {
+            p.virtual_stages
+        } else {
+            1
+        };
+        let stages = p.pp.saturating_mul(v);
+        if m.layers % stages != 0 {
+            return Err(Error::PpNotDividingLayers {
+                stages,
+                layers: m.layers,
+            });
+        }
+        if self.seq_len % (2 * p.cp) != 0 && p.cp > 1 {
+            return Err(Error::CpNotDividingSequence {
+                cp: p.cp,
+                seq_len: self.seq_len,
+            });
+        }
+        let mp = u64::from(p.tp) * u64::from(p.pp) * u64::from(p.cp);
+        let gpus = c.gpus();
+        if mp > u64::from(gpus) || u64::from(gpus) % mp != 0 {
+            return Err(Error::LayoutNotDividingGpus {
+                model_parallel: u32::try_from(mp).unwrap_or(u32::MAX),
+                gpus,
+            });
+        }
+        let dp = self.dp();
+        let unit = u64::from(dp) * u64::from(self.layout.micro_batch);
+        if u64::from(self.global_batch) % unit != 0 {
+            return Err(Error::BatchNotDivisible {
+                global_batch: self.global_batch,
+                dp,
+                micro_batch: self.layout.micro_batch,
+            });
+        }
+        let micro_batches = self.micro_batches();
+        if p.schedule == Schedule::Interleaved && p.pp > 1 && micro_batches % p.pp != 0 {
+            return Err(Error::InterleavingNeedsMicroBatches {
+                micro_batches,
+                pp: p.pp,
+            });
+        }
+        Ok(())
+    }
+}

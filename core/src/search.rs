@@ -1,0 +1,328 @@
+//! Search: the best layout for a model, cluster and batch; and sweeps of a
+//! layout rule across node counts (what the charts draw).
+
+use crate::evaluate::{evaluate_checked, Report};
+use crate::memory;
+use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// What "best" means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// Most tokens per second.
+    Throughput,
+    /// Most tokens per joule.
+    Energy,
+}
+
+impl Objective {
+    /// The objective's value for a report (larger is better).
+    #[must_use]
+    pub fn score(self, r: &Report) -> f64 {
+        match self {
+            Self::Throughput => r.tokens_per_s,
+            Self::Energy => r.tokens_per_joule,
+        }
+    }
+}
+
+/// Which layouts a search may visit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSpace {
+    /// Data-parallel flavours to try.
+    pub dp: [Option<DataParallel>; 5],
+    /// Largest tensor-parallel degree.
+    pub max_tp: u32,
+    /// Largest pipeline-parallel degree.
+    pub max_pp: u32,
+    /// Largest context-parallel degree.
+    pub max_cp: u32,
+    /// Largest micro-batch in sequences.
+    pub max_micro_batch: u32,
+    /// Whether activation recomputation may be used to make a layout fit.
+    pub recompute: bool,
+    /// Whether tensor parallelism runs with sequence parallelism.
+    pub sequence_parallel: bool,
+}
+
+impl SearchSpace {
+    /// Every flavour, degree, micro-batch and recomputation mode.
+    #[must_use]
+    pub const fn full() -> Self {
+        Self {
+            dp: [
+                Some(DataParallel::Ddp),
+                Some(DataParallel::Zero1),
+                Some(DataParallel::Fsdp),
+                Some(DataParallel::FsdpFull),
+                Some(DataParallel::Hsdp),
+            ],
+            max_tp: 64,
+            max_pp: 128,
+            max_cp: 64,
+            max_micro_batch: 64,
+            recompute: true,
+            sequence_parallel: true,
+        }
+    }
+
+    /// The space the paper swept: FSDP (no reshard after forward) with
+    /// tensor and pipeline degrees 1 to 16, no context parallelism, no
+    /// recomputation.
+    #[must_use]
+    pub const fn paper() -> Self {
+        Self {
+            dp: [Some(DataParallel::Fsdp), None, None, None, None],
+            max_tp: 16,
+            max_pp: 16,
+            max_cp: 1,
+            max_micro_batch: 64,
+            recompute: false,
+            sequence_parallel: true,
+        }
+    }
+}
+
+/// One evaluated layout.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The layout.
+    pub layout: Layout,
+    /// Its evaluation.
+    pub report: Report,
+}
+
+/// Result of a search: the best layouts, best first, and how many were
+/// evaluated.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SearchResult {
+    /// Best layouts that fit, best first (at most the requested count).
+    pub best: Vec<Candidate>,
+    /// Layouts whose time was evaluated.
+    pub evaluated: u32,
+    /// Layouts rejected because they do not fit even with recomputation.
+    pub out_of_memory: u32,
+}
+
+fn powers_of_two(max: u32) -> impl Iterator<Item = u32> {
+    (0..31).map(|i| 1_u32 << i).take_while(move |&v| v <= max)
+}
+
+/// Visits every valid layout of `space` for `base`'s model, cluster, batch
+/// and precision, calling `visit` with each one that fits in memory (using
+/// the least recomputation that makes it fit). Returns (evaluated, out of memory).
+pub fn for_each_layout(
+    base: &Config,
+    space: &SearchSpace,
+    mut visit: impl FnMut(&Config, Report),
+) -> (u32, u32) {
+    let gpus = base.cluster.gpus();
+    let model = base.model;
+    let mut evaluated = 0;
+    let mut oom = 0;
+    let recomputes: &[Recompute] = if space.recompute {
+        &[Recompute::None, Recompute::Selective, Recompute::Full]
+    } else {
+        &[Recompute::None]
+    };
+    for tp in powers_of_two(space.max_tp.min(model.heads).min(gpus)) {
+        if model.heads % tp != 0 {
+            continue;
+        }
+        for pp in 1..=space.max_pp.min(model.layers).min(gpus / tp) {
+            if model.layers % pp != 0 || gpus % (tp * pp) != 0 {
+                continue;
+            }
+            for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {
+                if gpus % (tp * pp * cp) != 0 || (cp > 1 && base.seq_len % (2 * cp) != 0) {
+                    continue;
+                }
+                let dp = gpus / (tp * pp * cp);
+                if base.global_batch % dp != 0 {
+                    continue;
+                }
+                let per_replica = base.global_batch / dp;
+                for mb in powers_of_two(space.max_micro_batch.min(per_replica)) {
+                    if per_replica % mb != 0 {
+                        continue;
+                    }
+                    let micro_batches = per_replica / mb;
+                    let schedules: &[(Schedule, u32)] = if pp == 1 {
+                        &[(Schedule::OneFOneB, 1)]
+                    } else {
+                        &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
+                    };
+                    for &(schedule, v) in schedules {
+                        if schedule == Schedule::Interleaved
+                            && (model.layers % (pp * v) != 0 || micro_batches % pp != 0)
+                        {
+                            continue;
+                        }
+                        for flavour in space.dp.iter().flatten() {
+                            // Sharding flavours are all the same layout with one replica.
+                            if dp * cp == 1
+                                && *flavour
+                                    != space
+                                        .dp
+                                        .iter()
+                                        .flatten()
+                                        .next()
+                                        .copied()
+                                        .unwrap_or(*flavour)
+                            {
+                                continue;
+                            }
+                            let mut cfg = *base;
+                            cfg.layout = Layout {
+                                parallel: Parallel {
+                                    dp: *flavour,
+                                    tp,
+                                    pp,
+                                    cp,
+                                    sp: space.sequence_parallel && tp > 1,
+                                    schedule,
+                                    virtual_stages: v,
+                                },
+                                micro_batch: mb,
+                                recompute: Recompute::None,
+                            };
+                            let fitting = recomputes.iter().find(|&&r| {
+                                cfg.layout.recompute = r;
+                                memory::per_gpu(&cfg).total().0 <= cfg.cluster.gpu.hbm.0
+                            });
+                            if fitting.is_none() {
+                                oom += 1;
+                                continue;
+                            }
+                            if cfg.check().is_err() {
+                                continue;
+                            }
+                            evaluated += 1;
+                            let report = evaluate_checked(&cfg);
+                            visit(&cfg, report);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (evaluated, oom)
+}
+
+/// The `count` best layouts for `base` by `objective`.
+///
+/// ```
+/// use scalescope_core::scenario::Scenario;
+/// use scalescope_core::search::{search, Objective, SearchSpace};
+/// let cfg = Scenario::example().to_config().unwrap();
+/// let result = search(&cfg, &SearchSpace::full(), Objective::Throughput, 3);
+/// assert!(!result.best.is_empty());
+/// assert!(result.best[0].report.fits);
+/// ```
+#[must_use]
+pub fn search(
+    base: &Config,
+    space: &SearchSpace,
+    objective: Objective,
+    count: usize,
+) -> SearchResult {
+    let count = count.max(1);
+    let mut best: Vec<Candidate> = Vec::with_capacity(count + 1);
+    let (evaluated, out_of_memory) = for_each_layout(base, space, |cfg, report| {
+        let score = objective.score(&report);
+        if best.len() == count
+            && best
+                .last()
+                .is_some_and(|w| objective.score(&w.report) >= score)
+        {
+            return;
+        }
+        let at = best
+            .iter()
+            .position(|c| objective.score(&c.report) < score)
+            .unwrap_or(best.len());
+        best.insert(
+            at,
+            Candidate {
+                layout: cfg.layout,
+                report,
+            },
+        );
+        best.truncate(count);
+    });
+    SearchResult {
+        best,
+        evaluated,
+        out_of_memory,
+    }
+}
+
+/// How the batch changes as a sweep adds nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scaling {
+    /// Fixed batch per GPU: the global batch grows with the GPU count.
+    Weak,
+    /// Fixed global batch.
+    Strong,
+}
+
+/// One point of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPoint {
+    /// Nodes.
+    pub nodes: u32,
+    /// The configuration evaluated (after scaling the batch and, with
+    /// `best`, choosing the layout).
+    pub layout: Option<Layout>,
+    /// Global batch at this point.
+    pub global_batch: u32,
+    /// The report, or why there is none.
+    pub result: Result<Report, crate::error::Error>,
+}
+
+/// Evaluates `base` at each node count. With `Scaling::Weak` the global
+/// batch scales with the GPU count from `base`'s; with `best`, each point
+/// uses the best layout `space` holds instead of `base`'s.
+#[must_use]
+pub fn sweep(
+    base: &Config,
+    nodes: &[u32],
+    scaling: Scaling,
+    best: Option<(&SearchSpace, Objective)>,
+) -> Vec<SweepPoint> {
+    let base_gpus = u64::from(base.cluster.gpus().max(1));
+    nodes
+        .iter()
+        .map(|&n| {
+            let mut cfg = *base;
+            cfg.cluster.nodes = n;
+            if scaling == Scaling::Weak {
+                let scaled =
+                    u64::from(base.global_batch) * u64::from(cfg.cluster.gpus()) / base_gpus;
+                cfg.global_batch = u32::try_from(scaled.max(1)).unwrap_or(u32::MAX);
+            }
+            let result = match best {
+                None => crate::evaluate::evaluate(&cfg),
+                Some((space, objective)) => {
+                    let found = search(&cfg, space, objective, 1);
+                    match found.best.first() {
+                        Some(c) => {
+                            cfg.layout = c.layout;
+                            Ok(c.report)
+                        }
+                        None => Err(crate::error::Error::NoLayoutFits),
+                    }
+                }
+            };
+            SweepPoint {
+                nodes: n,
+                layout: Some(cfg.layout),
+                global_batch: cfg.global_batch,
+                result,
+            }
+        })
+        .collect()
+}
