@@ -61,11 +61,8 @@ pub const NCCL_NETWORK_TREE_HOP_US: f64 = 14.0;
 /// Measured ring collectives at scale run slower per step than NCCL's
 /// tuning model, which is fitted on few nodes: stragglers, congestion and
 /// proxy-thread jitter add up over thousands of synchronised steps. This
-/// factor multiplies every network ring step.
+/// factor multiplies every ring step (NVLink and network).
 pub const RING_STEP_AT_SCALE_FACTOR: f64 = 2.0;
-/// Slowdown of compute kernels while a communication kernel runs beside
-/// them (NCCL occupies SMs and HBM bandwidth).
-pub const OVERLAP_INTERFERENCE: f64 = 0.0;
 /// GPU power with no compute kernel running, as a fraction of the span
 /// from idle to TDP (clocks up, NCCL kernels spinning, HBM active).
 pub const POWER_FLOOR: f64 = 0.80;
