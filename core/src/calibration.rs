@@ -204,11 +204,6 @@ pub const TABLE: &[Constant] = &[
         "calibrated on the paper's F1 (per-GPU throughput -37.22% from 128 to 2048 H100s)"
     ),
     row!(
-        OVERLAP_INTERFERENCE,
-        "-",
-        "compute slowdown while NCCL kernels share the SMs"
-    ),
-    row!(
         POWER_FLOOR,
         "-",
         "calibrated on the paper's F1 (658 W at 128 H100s, 620 W at 2048)"
