@@ -408,8 +408,8 @@ fn f8() -> Finding {
             _ => false,
         };
         if let Some(p) = prev {
-            holds &= r.breakdown.comm_total().0 > p.breakdown.comm_total().0 / f64::from(1)
-                && r.mfu < p.mfu + 0.02;
+            holds &=
+                r.breakdown.comm_total().0 > p.breakdown.comm_total().0 && r.mfu < p.mfu + 0.02;
         }
         holds &= mp_reduces;
         rows.push(format!(
