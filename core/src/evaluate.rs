@@ -47,6 +47,9 @@ pub struct Breakdown {
     pub optimizer: Seconds,
     /// Idle time in the pipeline's fill and drain.
     pub bubble: Seconds,
+    /// Compute stretched by communication running beside it: NCCL kernels
+    /// hold SMs, so overlapped communication is not free.
+    pub contention: Seconds,
     /// FSDP/ZeRO parameter AllGathers.
     pub dp_allgather: Comm,
     /// FSDP/ZeRO gradient ReduceScatters.
@@ -97,10 +100,10 @@ impl Breakdown {
             .fold(Seconds(0.0), |a, (_, c)| a + c.exposed)
     }
 
-    /// The step time: compute, bubble and exposed communication.
+    /// The step time: compute, contention, bubble and exposed communication.
     #[must_use]
     pub fn step(&self) -> Seconds {
-        self.compute() + self.bubble + self.comm_exposed()
+        self.compute() + self.contention + self.bubble + self.comm_exposed()
     }
 }
 
@@ -174,6 +177,22 @@ impl LayerCompute {
     }
 }
 
+/// Communication of `comm` seconds started beside `work` seconds of compute,
+/// where compute runs at `1 - slowdown` of its speed while both run.
+/// Returns the exposed communication and the compute's stretch; the span
+/// of the pair is `work + exposed + stretch`.
+fn overlap(comm: Seconds, work: Seconds, slowdown: f64) -> (Seconds, Seconds) {
+    let zero = Seconds(0.0);
+    let comm = comm.max(zero);
+    let work = work.max(zero);
+    let stretched = work / (1.0 - slowdown);
+    if comm.0 >= stretched.0 {
+        (comm - stretched, stretched - work)
+    } else {
+        (zero, comm * slowdown)
+    }
+}
+
 /// Evaluates one step of `cfg`, after checking it.
 ///
 /// ```
@@ -218,6 +237,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     };
     let links = links(cfg);
     let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US);
+    let slowdown = (cal::NCCL_CHANNELS / f64::from(gpu.sm_count.max(1))).clamp(0.0, 0.5);
 
     let peak_mm = match cfg.precision {
         Precision::Fp8 => gpu.peak_fp8,
@@ -266,7 +286,11 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     };
 
     // Context parallelism: a ring of K/V exchanges behind the attention blocks.
-    let (cp_fwd, cp_fwd_exposed, cp_bwd, cp_bwd_exposed) = if p.cp > 1 {
+    let zero = Seconds(0.0);
+    let mut cp_f = Comm::default();
+    let mut cp_b = Comm::default();
+    let (mut cp_con_f, mut cp_con_b) = (zero, zero);
+    if p.cp > 1 {
         let kv_local = (f64::from(model.kv_heads) / tp).max(1.0) * model.head_dim();
         let kv_bytes = Bytes(2.0 * 2.0 * tokens * kv_local);
         let same_node = p.tp.saturating_mul(p.cp) <= gpn;
@@ -274,20 +298,21 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         let block_f = layer.attention / cp;
         let block_b = block_f * cal::ATTENTION_BACKWARD_FACTOR;
         let steps = cp - 1.0;
-        (
-            send * steps,
-            (send - block_f).max(Seconds(0.0)) * steps,
-            send * (2.0 * steps),
-            (send * 2.0 - block_b).max(Seconds(0.0)) * steps,
-        )
-    } else {
-        (Seconds(0.0), Seconds(0.0), Seconds(0.0), Seconds(0.0))
-    };
+        let (exp_f, con_f) = overlap(send, block_f, slowdown);
+        let (exp_b, con_b) = overlap(send * 2.0, block_b, slowdown);
+        cp_f = Comm::new(send * steps, exp_f * steps);
+        cp_b = Comm::new(send * (2.0 * steps), exp_b * steps);
+        cp_con_f = con_f * steps;
+        cp_con_b = con_b * steps;
+    }
+    // What CP adds to one layer's span, forward and backward.
+    let cp_fwd_span = cp_f.exposed + cp_con_f;
+    let cp_bwd_span = cp_b.exposed + cp_con_b;
 
     // Busy time of one layer that data-parallel traffic can hide behind.
-    let busy_fwd = layer.forward() + tp_fwd + cp_fwd_exposed;
+    let busy_fwd = layer.forward() + tp_fwd + cp_fwd_span;
     let busy_bwd =
-        layer.backward() + layer.recompute(recompute) + tp_bwd + tp_recompute + cp_bwd_exposed;
+        layer.backward() + layer.recompute(recompute) + tp_bwd + tp_recompute + cp_bwd_span;
 
     // Data parallelism. The shard group spans DP x CP ranks (CP ranks hold
     // the same parameters), TP ranks innermost, PP outermost.
@@ -299,33 +324,43 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     let stage_params = layer_params * layers_stage + root_params;
     let bf16 = 2.0;
     let fp32 = 4.0;
-    let coll = |op, bytes: f64, group| collective::time(op, Bytes(bytes), group, &links).time;
+    // Data-parallel traffic runs beside compute: NCCL then moves at most a
+    // share of the GPU's standalone NVLink bus rate, whatever the topology.
+    let mut bg_links = links;
+    bg_links.nvlink = links.nvlink * cal::OVERLAP_BANDWIDTH_SHARE;
+    let bg = |op, bytes: f64, group| collective::time(op, Bytes(bytes), group, &bg_links).time;
 
     let mut dp_allgather = Comm::default();
     let mut dp_reduce_scatter = Comm::default();
     let mut dp_allreduce = Comm::default();
-    let mut per_mb_exposed = Seconds(0.0);
+    let mut per_mb_exposed = zero;
+    let mut per_mb_contention = zero;
+    let mut contention = zero;
 
     // One layer's gather and scatter over `group`, per micro-batch, with the
-    // next layer prefetched behind the current one's compute.
+    // next layer prefetched behind the current one's compute. The first
+    // gather and the last scatter have nothing to hide behind.
     let sharded = |group: Group, gather_in_backward: bool| {
-        let ag = coll(Collective::AllGather, layer_params * bf16, group);
-        let rs = coll(Collective::ReduceScatter, layer_params * fp32, group);
-        let ag_root = coll(Collective::AllGather, root_params * bf16, group);
-        let rs_root = coll(Collective::ReduceScatter, root_params * fp32, group);
-        let comm_bwd = rs + if gather_in_backward { ag } else { Seconds(0.0) };
+        let ag = bg(Collective::AllGather, layer_params * bf16, group);
+        let rs = bg(
+            Collective::ReduceScatter,
+            layer_params * cal::FSDP_REDUCE_BYTES,
+            group,
+        );
+        let ag_root = bg(Collective::AllGather, root_params * bf16, group);
+        let rs_root = bg(
+            Collective::ReduceScatter,
+            root_params * cal::FSDP_REDUCE_BYTES,
+            group,
+        );
+        let comm_bwd = rs + if gather_in_backward { ag } else { zero };
         let ls = layers_stage - 1.0;
-        let fwd_exposed = ag + ag_root + (ag - busy_fwd).max(Seconds(0.0)) * ls;
-        let bwd_exposed = rs + rs_root + (comm_bwd - busy_bwd).max(Seconds(0.0)) * ls;
-        let ag_total = (ag
-            * (layers_stage
-                + if gather_in_backward {
-                    layers_stage
-                } else {
-                    0.0
-                })
-            + ag_root)
-            * m;
+        let (f_exp, f_con) = overlap(ag, busy_fwd, slowdown);
+        let (b_exp, b_con) = overlap(comm_bwd, busy_bwd, slowdown);
+        let fwd_exposed = ag + ag_root + f_exp * ls;
+        let bwd_exposed = rs + rs_root + b_exp * ls;
+        let ag_total =
+            (ag * (layers_stage * if gather_in_backward { 2.0 } else { 1.0 }) + ag_root) * m;
         let rs_total = (rs * layers_stage + rs_root) * m;
         // Split the backward exposure between gathers and scatters by volume.
         let bwd_ag_share = if gather_in_backward {
@@ -339,47 +374,57 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
             Comm::new(ag_total, ag_exposed * m),
             Comm::new(rs_total, rs_exposed * m),
             fwd_exposed + bwd_exposed,
+            (f_con + b_con) * ls,
         )
     };
-    // Gradient traffic hidden behind the last micro-batch's backward, except
-    // for the last bucket.
-    let behind_backward = |total: Seconds| {
-        let window = busy_bwd * (layers_stage - 1.0);
-        (total - window).max(total / layers_stage.max(1.0))
+    // Traffic started behind the last `layers_stage - 1` layers of a pass
+    // (busy `per_layer` each); the last bucket is always exposed. Returns
+    // exposed time and contention.
+    let behind = |total: Seconds, per_layer: Seconds| {
+        let last = total / layers_stage.max(1.0);
+        let (exposed, stretch) = overlap(total - last, per_layer * (layers_stage - 1.0), slowdown);
+        (exposed + last, stretch)
     };
 
     match p.dp {
         DataParallel::Fsdp | DataParallel::FsdpFull => {
-            let (ag, rs, exposed) = sharded(dp_group, p.dp == DataParallel::FsdpFull);
+            let (ag, rs, exposed, con) = sharded(dp_group, p.dp == DataParallel::FsdpFull);
             dp_allgather = ag;
             dp_reduce_scatter = rs;
             per_mb_exposed = exposed;
+            per_mb_contention = con;
         }
         DataParallel::Hsdp => {
             let shard = Group::new(dp_per_node, dp_per_node);
-            let (ag, rs, exposed) = sharded(shard, true);
+            let (ag, rs, exposed, con) = sharded(shard, true);
             dp_allgather = ag;
             dp_reduce_scatter = rs;
             per_mb_exposed = exposed;
+            per_mb_contention = con;
             let replicas = Group::new(dp_ranks / dp_per_node.max(1), 1);
-            let ar = coll(
+            let ar = bg(
                 Collective::AllReduce,
                 stage_params * fp32 / f64::from(dp_per_node),
                 replicas,
             );
-            let exposed = behind_backward(ar);
+            let (exposed, stretch) = behind(ar, busy_bwd);
             dp_allreduce = Comm::new(ar, exposed);
+            contention = contention + stretch;
         }
         DataParallel::Ddp => {
-            let ar = coll(Collective::AllReduce, stage_params * fp32, dp_group);
-            dp_allreduce = Comm::new(ar, behind_backward(ar));
+            let ar = bg(Collective::AllReduce, stage_params * fp32, dp_group);
+            let (exposed, stretch) = behind(ar, busy_bwd);
+            dp_allreduce = Comm::new(ar, exposed);
+            contention = contention + stretch;
         }
         DataParallel::Zero1 => {
-            let rs = coll(Collective::ReduceScatter, stage_params * fp32, dp_group);
-            dp_reduce_scatter = Comm::new(rs, behind_backward(rs));
-            let ag = coll(Collective::AllGather, stage_params * bf16, dp_group);
-            let window = busy_fwd * (layers_stage - 1.0);
-            dp_allgather = Comm::new(ag, (ag - window).max(ag / layers_stage.max(1.0)));
+            let rs = bg(Collective::ReduceScatter, stage_params * fp32, dp_group);
+            let (rs_exposed, rs_stretch) = behind(rs, busy_bwd);
+            dp_reduce_scatter = Comm::new(rs, rs_exposed);
+            let ag = bg(Collective::AllGather, stage_params * bf16, dp_group);
+            let (ag_exposed, ag_stretch) = behind(ag, busy_fwd);
+            dp_allgather = Comm::new(ag, ag_exposed);
+            contention = contention + rs_stretch + ag_stretch;
         }
     }
 
@@ -394,10 +439,10 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         Comm::default()
     };
 
-    let stage_fwd = (layer.forward() + tp_fwd + cp_fwd_exposed) * layers_stage + head_fwd;
-    let stage_bwd = (layer.backward() + tp_bwd + cp_bwd_exposed) * layers_stage + head_bwd;
+    let stage_fwd = (layer.forward() + tp_fwd + cp_fwd_span) * layers_stage + head_fwd;
+    let stage_bwd = (layer.backward() + tp_bwd + cp_bwd_span) * layers_stage + head_bwd;
     let stage_recompute = (layer.recompute(recompute) + tp_recompute) * layers_stage;
-    let per_mb = stage_fwd + stage_bwd + stage_recompute + per_mb_exposed;
+    let per_mb = stage_fwd + stage_bwd + stage_recompute + per_mb_exposed + per_mb_contention;
     let bubble = per_mb * ((pp - 1.0) / v);
 
     let opt_shard = match p.dp {
@@ -415,9 +460,10 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         (tp_fwd + tp_bwd + tp_recompute) * (layers_stage * m),
     );
     let cp_comm = Comm::new(
-        (cp_fwd + cp_bwd) * (layers_stage * m),
-        (cp_fwd_exposed + cp_bwd_exposed) * (layers_stage * m),
+        (cp_f.total + cp_b.total) * (layers_stage * m),
+        (cp_f.exposed + cp_b.exposed) * (layers_stage * m),
     );
+    contention = contention + (cp_con_f + cp_con_b) * (layers_stage * m) + per_mb_contention * m;
 
     let breakdown = Breakdown {
         forward,
@@ -425,6 +471,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         recompute: recompute_time,
         optimizer,
         bubble,
+        contention,
         dp_allgather,
         dp_reduce_scatter,
         dp_allreduce,
@@ -445,7 +492,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         _ => 0.0,
     };
     let hfu = (model_flops + recompute_flops) / step.0 / gpus_f / 1e12 / peak_tflops;
-    let compute_fraction = (breakdown.compute().0 / step.0).clamp(0.0, 1.0);
+    let compute_fraction = ((breakdown.compute() + contention).0 / step.0).clamp(0.0, 1.0);
     let power_w = power::per_gpu(gpu, compute_fraction).0;
     let memory = memory::per_gpu(cfg);
     let memory_total = memory.total();

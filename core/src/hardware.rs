@@ -41,6 +41,9 @@ pub struct Gpu {
     /// Fraction of peak that the fused attention kernel reaches
     /// (FlashAttention-2; CUTLASS attention on V100).
     pub attention_efficiency: f64,
+    /// Streaming multiprocessors; NCCL kernels take some of them from
+    /// compute while they run.
+    pub sm_count: u32,
 }
 
 /// V100-SXM2-32GB in a DGX-1 (hybrid cube-mesh NVLink 2).
@@ -59,6 +62,7 @@ pub const V100: Gpu = Gpu {
     idle: Watts(40.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
+    sm_count: 80,
 };
 
 /// A100-SXM4-40GB in a DGX A100.
@@ -77,6 +81,7 @@ pub const A100_40GB: Gpu = Gpu {
     idle: Watts(50.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
+    sm_count: 108,
 };
 
 /// A100-SXM4-80GB in a DGX A100 (the paper's Ampere system).
@@ -104,6 +109,7 @@ pub const H100: Gpu = Gpu {
     idle: Watts(70.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    sm_count: 132,
 };
 
 /// H200-SXM-141GB (extrapolated: H100 compute with more and faster HBM).
@@ -132,6 +138,7 @@ pub const B200: Gpu = Gpu {
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    sm_count: 148,
 };
 
 /// Every built-in GPU, oldest first.
