@@ -18,7 +18,7 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt clippy clippy-wasm cargo-test nostd dist size e2e screenshot clean
+        fmt clippy clippy-wasm cargo-test nostd dist size e2e screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
@@ -26,6 +26,7 @@ help:
 	@echo "                 trunk build, size report and the browser tests"
 	@echo "make dist        trunk build --release into dist/"
 	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
+	@echo "make docs        regenerate docs/calibration.md and docs/findings.md from the model"
 	@echo "make versions    show installed tool versions"
 
 # ---- tools -----------------------------------------------------------------
@@ -61,6 +62,11 @@ clippy-wasm:
 
 cargo-test:
 	cargo test --workspace
+	bash scripts/gen-docs.sh --check
+
+# Regenerate docs/calibration.md and docs/findings.md from the model.
+docs:
+	bash scripts/gen-docs.sh
 
 # The core must build without std for a bare wasm target.
 nostd:

@@ -21,6 +21,11 @@ pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
 pub const ATTENTION_EFFICIENCY_A100: f64 = 0.60;
 /// CUTLASS memory-efficient attention (xFormers) on V100: about 40% of peak.
 pub const ATTENTION_EFFICIENCY_V100: f64 = 0.40;
+/// Key/value length at which a causal FlashAttention kernel reaches half
+/// of its long-sequence throughput; efficiency is `L / (L + this)`. Fitted
+/// to the FlashAttention-2 paper's causal forward+backward benchmarks
+/// (about 55% at 512, 70% at 1k, 84% at 2k, 91% at 4k of the 16k rate).
+pub const ATTENTION_HALF_LENGTH: f64 = 400.0;
 /// Fixed cost of one compute kernel (launch, tail and wave quantisation),
 /// which is what makes small GEMMs run far below peak.
 pub const KERNEL_OVERHEAD_US: f64 = 8.0;
@@ -215,12 +220,17 @@ pub const TABLE: &[Constant] = &[
     row!(
         RING_STEP_AT_SCALE_FACTOR,
         "x",
-        "calibrated on the paper's F1 (per-GPU throughput -37.22% from 128 to 2048 H100s)"
+        "fitted jointly with OVERLAP_BANDWIDTH_SHARE on F1 (-37.22% per-GPU WPS, 128 to 2048 H100s) and F10 (+52.6% with TP at 2048); fit described in docs/calibration.md"
+    ),
+    row!(
+        ATTENTION_HALF_LENGTH,
+        "tokens",
+        "FlashAttention-2 paper, causal fwd+bwd throughput against sequence length"
     ),
     row!(
         NCCL_CHANNELS,
         "SMs",
-        "NCCL opens 16-32 channels (one SM each) on 8-NIC DGX nodes; calibrated with F1, F5, F6 jointly"
+        "NCCL opens 16-32 channels (one SM each) on 8-NIC DGX nodes; the midpoint, not fitted"
     ),
     row!(
         FSDP_REDUCE_BYTES,
@@ -230,17 +240,17 @@ pub const TABLE: &[Constant] = &[
     row!(
         OVERLAP_BANDWIDTH_SHARE,
         "-",
-        "calibrated jointly on F1 (-37% at 2048), F4 (40% MFU at 16 GPUs), F5 and F10 (TP gain at 2048)"
+        "fitted jointly with RING_STEP_AT_SCALE_FACTOR on F1 and F10; F4 (about 40% MFU at 16 GPUs) and F5 follow"
     ),
     row!(
         POWER_FLOOR,
         "-",
-        "calibrated on the paper's F1 (658 W at 128 H100s, 620 W at 2048)"
+        "fitted on F1 (658 W at 128 H100s, 620 W at 2048) and F10 (+30 W for TP at 2048)"
     ),
     row!(
         POWER_COMPUTE_SPAN,
         "-",
-        "calibrated on the paper's F1 (658 W at 128 H100s, 620 W at 2048)"
+        "fitted on F1 (658 W at 128 H100s, 620 W at 2048) and F10 (+30 W for TP at 2048)"
     ),
     row!(
         RUNTIME_RESERVE_GIB,

@@ -251,7 +251,11 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     let tokens = f64::from(cfg.layout.micro_batch) * seq / cp;
     let sp_div = if p.sp { tp } else { 1.0 };
 
-    // Compute of one layer, one micro-batch.
+    // Compute of one layer, one micro-batch. Attention kernels see a key and
+    // value length of `seq / cp` (one ring step under context parallelism).
+    let kv_len = seq / cp;
+    let attention_efficiency =
+        gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
     let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
     let attn_flops = 2.0 * tokens * seq * h / tp;
     let ew_bytes = 2.0
@@ -259,7 +263,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
             + cal::FFN_PASSES * tokens * f64::from(model.ffn) / tp);
     let layer = LayerCompute {
         gemm: Seconds(gemm_flops / (peak_mm.0 * gpu.gemm_efficiency)) + t0 * 4.0,
-        attention: Seconds(attn_flops / (gpu.peak_bf16.0 * gpu.attention_efficiency)) + t0 * cp,
+        attention: Seconds(attn_flops / (gpu.peak_bf16.0 * attention_efficiency)) + t0 * cp,
         elementwise: Bytes(ew_bytes) / hbm,
     };
     // Output head and loss, on the last stage.
@@ -409,13 +413,13 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
             );
             let (exposed, stretch) = behind(ar, busy_bwd);
             dp_allreduce = Comm::new(ar, exposed);
-            contention = contention + stretch;
+            contention += stretch;
         }
         DataParallel::Ddp => {
             let ar = bg(Collective::AllReduce, stage_params * fp32, dp_group);
             let (exposed, stretch) = behind(ar, busy_bwd);
             dp_allreduce = Comm::new(ar, exposed);
-            contention = contention + stretch;
+            contention += stretch;
         }
         DataParallel::Zero1 => {
             let rs = bg(Collective::ReduceScatter, stage_params * fp32, dp_group);
@@ -424,7 +428,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
             let ag = bg(Collective::AllGather, stage_params * bf16, dp_group);
             let (ag_exposed, ag_stretch) = behind(ag, busy_fwd);
             dp_allgather = Comm::new(ag, ag_exposed);
-            contention = contention + rs_stretch + ag_stretch;
+            contention += rs_stretch + ag_stretch;
         }
     }
 
@@ -463,7 +467,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         (cp_f.total + cp_b.total) * (layers_stage * m),
         (cp_f.exposed + cp_b.exposed) * (layers_stage * m),
     );
-    contention = contention + (cp_con_f + cp_con_b) * (layers_stage * m) + per_mb_contention * m;
+    contention += (cp_con_f + cp_con_b) * (layers_stage * m) + per_mb_contention * m;
 
     let breakdown = Breakdown {
         forward,
