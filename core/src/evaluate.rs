@@ -258,8 +258,12 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
     let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
     let attn_flops = 2.0 * tokens * seq * h / tp;
+    // Ring attention merges each step's partial output into the running one
+    // (read both, write one: three passes over the local attention output).
+    let cp_merge_passes = 3.0 * (cp - 1.0);
     let ew_bytes = 2.0
         * (cal::HIDDEN_PASSES * tokens * h / sp_div
+            + cp_merge_passes * tokens * h / tp
             + cal::FFN_PASSES * tokens * f64::from(model.ffn) / tp);
     let layer = LayerCompute {
         gemm: Seconds(gemm_flops / (peak_mm.0 * gpu.gemm_efficiency)) + t0 * 4.0,

@@ -75,7 +75,6 @@ fn f11_fixed_batch_pretraining_scale_mfu_falls() {
 }
 
 #[test]
-#[ignore = "model: CP loses to TP at degrees 2 and 4 but wins at 8 (7126 vs 6969 tok/s/GPU)"]
 fn f12_context_parallel_worse_than_tensor_parallel_at_4k() {
     check("F12");
 }
