@@ -1,7 +1,8 @@
 //! Property tests over the whole input range: no panic, NaN or infinity;
 //! monotonic in bandwidth and FLOPS; exposed communication bounded by total
-//! communication; degrees multiply to the GPU count; memory never grows
-//! with the FSDP group.
+//! communication; contention bounded by overlapped communication and the
+//! step equal to the sum of its parts; degrees multiply to the GPU count;
+//! memory never grows with the FSDP group.
 
 use proptest::prelude::*;
 use scalescope_core::evaluate::evaluate;
@@ -88,6 +89,7 @@ fn all_finite(r: &scalescope_core::evaluate::Report) -> bool {
         b.backward.0,
         b.bubble.0,
         b.optimizer.0,
+        b.contention.0,
     ]
     .iter()
     .all(|x| x.is_finite() && *x >= 0.0)
@@ -111,6 +113,17 @@ proptest! {
             for (name, c) in r.breakdown.comms() {
                 prop_assert!(c.exposed.0 <= c.total.0 + 1e-15, "{name}: {c:?}");
             }
+        }
+    }
+
+    #[test]
+    fn overlap_stretches_compute_by_at_most_the_overlapped_communication(cfg in any_config()) {
+        if let Ok(r) = evaluate(&cfg) {
+            let b = &r.breakdown;
+            let overlapped = b.comm_total().0 - b.comm_exposed().0;
+            prop_assert!(b.contention.0 <= overlapped + 1e-12, "{b:?}");
+            let parts = b.compute().0 + b.contention.0 + b.bubble.0 + b.comm_exposed().0;
+            prop_assert!((r.step_time_s - parts).abs() <= 1e-9 * parts.max(1.0), "{r:?}");
         }
     }
 
