@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { launchOptions, viewport } from './chromium.mjs';
 
 // Serves ../dist (built by `trunk build --release`) on its own port, so it
 // never clashes with `make serve` on 8080.
@@ -19,23 +20,10 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     headless: true,
-    viewport: { width: 1280, height: 900 },
+    viewport,
     trace: 'off',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      // The system Chromium from Debian; never download a browser.
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions,
   },
   projects: [{ name: 'chromium' }],
   webServer: {

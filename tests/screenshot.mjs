@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { launchOptions, viewport } from './chromium.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const out = resolve(process.argv[2] || join(here, 'out', 'page.png'));
@@ -36,20 +37,8 @@ const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', 
 let browser;
 try {
   await waitForServer(`${base}/index.html`);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  browser = await chromium.launch(launchOptions);
+  const page = await browser.newPage({ viewport });
   await page.goto(`${base}/`);
   const chart = page.getByTestId('chart');
   await chart.waitFor({ state: 'visible' });
