@@ -447,10 +447,13 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         Comm::default()
     };
 
-    let stage_fwd = (layer.forward() + tp_fwd + cp_fwd_span) * layers_stage + head_fwd;
-    let stage_bwd = (layer.backward() + tp_bwd + cp_bwd_span) * layers_stage + head_bwd;
-    let stage_recompute = (layer.recompute(recompute) + tp_recompute) * layers_stage;
-    let per_mb = stage_fwd + stage_bwd + stage_recompute + per_mb_exposed + per_mb_contention;
+    // One micro-batch through this stage: every layer's busy time, the head,
+    // and what data parallelism adds.
+    let per_mb = (busy_fwd + busy_bwd) * layers_stage
+        + head_fwd
+        + head_bwd
+        + per_mb_exposed
+        + per_mb_contention;
     let bubble = per_mb * ((pp - 1.0) / v);
 
     let opt_shard = match p.dp {
