@@ -1,5 +1,6 @@
 // Takes a headless Chromium screenshot of the built site (../dist) into
-// out/page.png (or the path given as the first argument).
+// out/page.png (or the path given as the first argument). SCREENSHOT_ACTIONS
+// sets controls first: `nodes-slider=5;best-switch=on;model-select=llama2-70b`.
 //
 // Starts its own serve-dist.mjs on port 8091 so it can run next to
 // `make serve` (8080) and the end-to-end tests (8090).
@@ -40,16 +41,18 @@ try {
   browser = await chromium.launch(launchOptions);
   const page = await browser.newPage({ viewport });
   await page.goto(`${base}/`);
-  const chart = page.getByTestId('chart');
-  await chart.waitFor({ state: 'visible' });
-  // Wait until the canvas has something drawn on it.
-  await page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid=chart]');
-    if (!c || !c.width) return false;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) return true;
-    return false;
-  });
+  // The app counts its repaints on <body data-draws>; the first one means
+  // every chart has been drawn.
+  await page.waitForFunction(() => Number(document.body.dataset.draws || 0) >= 1);
+  for (const step of (process.env.SCREENSHOT_ACTIONS || '').split(';').filter(Boolean)) {
+    const [testid, value] = step.split('=');
+    const el = page.getByTestId(testid);
+    const kind = await el.evaluate((e) => (e instanceof HTMLSelectElement ? 'select' : e.type));
+    if (kind === 'select') await el.selectOption(value);
+    else if (kind === 'checkbox') await el.setChecked(value === 'on');
+    else await el.fill(value);
+  }
+  await page.waitForTimeout(200);
   await mkdir(dirname(out), { recursive: true });
   await page.screenshot({ path: out, fullPage: true });
   console.log(`screenshot: ${out}`);

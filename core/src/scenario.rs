@@ -253,6 +253,15 @@ impl Scenario {
     /// assert_eq!(cfg.cluster.gpus(), 256);
     /// ```
     pub fn to_config(&self) -> Result<Config, Error> {
+        let cfg = self.resolve()?;
+        cfg.check()?;
+        Ok(cfg)
+    }
+
+    /// Resolves names and overrides without checking the layout against
+    /// the cluster: the base a layout search starts from, where the
+    /// scenario's own degrees and micro-batch are replaced anyway.
+    pub fn resolve(&self) -> Result<Config, Error> {
         let hw = &self.hardware;
         let mut gpu: Gpu = gpu_by_id(&hw.gpu).ok_or(Error::UnknownGpu)?;
         if let Some(v) = hw.peak_tflops {
@@ -297,7 +306,6 @@ impl Scenario {
             },
             precision: self.precision,
         };
-        cfg.check()?;
         Ok(cfg)
     }
 

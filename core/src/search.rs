@@ -85,6 +85,25 @@ impl SearchSpace {
     }
 }
 
+impl SearchSpace {
+    /// The explorer's space: the chosen data-parallel flavour, tensor and
+    /// pipeline degrees to 16, context parallelism to 8, micro-batches to 16,
+    /// any recomputation. About a tenth of [`SearchSpace::full`], so that a
+    /// whole sweep of best layouts fits in one animation frame.
+    #[must_use]
+    pub const fn explorer(dp: DataParallel) -> Self {
+        Self {
+            dp: [Some(dp), None, None, None, None],
+            max_tp: 16,
+            max_pp: 16,
+            max_cp: 8,
+            max_micro_batch: 16,
+            recompute: true,
+            sequence_parallel: true,
+        }
+    }
+}
+
 /// One evaluated layout.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Candidate {

@@ -1,0 +1,411 @@
+//! Bar charts: the step-time breakdown, GPU generations, memory by part.
+
+use super::{empty_message, layout_label, palette, Hit, FONT};
+use crate::format;
+use crate::state::Views;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use scalescope_core::evaluate::Breakdown;
+
+type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// One stacked segment: name, colour, value.
+type Segment = (&'static str, RGBColor, f64);
+
+fn step_segments(b: &Breakdown) -> [Segment; 7] {
+    let dp = b.dp_allgather.exposed + b.dp_reduce_scatter.exposed + b.dp_allreduce.exposed;
+    [
+        ("compute", palette::BLUE, b.compute().0),
+        ("SM contention", palette::SKY, b.contention.0),
+        ("pipeline bubble", palette::YELLOW, b.bubble.0),
+        ("exposed data-parallel comm", palette::VERMILLION, dp.0),
+        ("exposed tensor-parallel comm", palette::PURPLE, b.tp.exposed.0),
+        ("exposed pipeline sends", palette::ORANGE, b.pp.exposed.0),
+        ("exposed context-parallel comm", palette::GREEN, b.cp.exposed.0),
+    ]
+}
+
+fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
+    let dp = b.dp_allgather.overlapped() + b.dp_reduce_scatter.overlapped() + b.dp_allreduce.overlapped();
+    [
+        ("hidden data-parallel comm", palette::VERMILLION, dp.0),
+        ("hidden tensor-parallel comm", palette::PURPLE, b.tp.overlapped().0),
+        ("hidden pipeline sends", palette::ORANGE, b.pp.overlapped().0),
+        ("hidden context-parallel comm", palette::GREEN, b.cp.overlapped().0),
+    ]
+}
+
+fn stacked<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x0: f64,
+    x1: f64,
+    segments: &[Segment],
+    scale: f64,
+    alpha: f64,
+) -> Res<(), DB> {
+    let mut y = 0.0;
+    for (_, colour, v) in segments {
+        let h = v * scale;
+        if h > 0.0 {
+            chart.draw_series(core::iter::once(Rectangle::new(
+                [(x0, y), (x1, y + h)],
+                colour.mix(alpha).filled(),
+            )))?;
+            y += h;
+        }
+    }
+    Ok(())
+}
+
+/// Chart 3: per GPU count, the step as stacked shares (left bar) and the
+/// communication hidden behind compute (right bar), both in % of the step.
+pub(super) fn breakdown<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let n = v.points.len();
+    let labels: Vec<String> = v.points.iter().map(|p| format::gpus(p.gpus)).collect();
+    let hidden_max = v
+        .points
+        .iter()
+        .filter_map(|p| p.outcome.as_ref().ok())
+        .map(|(_, r)| r.breakdown.comm_total().0 - r.breakdown.comm_exposed().0)
+        .zip(v.points.iter().filter_map(|p| p.outcome.as_ref().ok()).map(|(_, r)| r.step_time_s))
+        .map(|(h, s)| h / s.max(1e-12) * 100.0)
+        .fold(100.0, f64::max);
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..hidden_max * 1.02)?;
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc("% of step time")
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .disable_x_mesh()
+        .draw()?;
+    let mut hits = Vec::new();
+    let current = v.controls.nodes;
+    for (i, p) in v.points.iter().enumerate() {
+        let x = i as f64;
+        match &p.outcome {
+            Ok((l, r)) => {
+                let step = r.step_time_s.max(1e-12);
+                let scale = 100.0 / step;
+                let segs = step_segments(&r.breakdown);
+                stacked(&mut chart, x - 0.36, x - 0.02, &segs, scale, 1.0)?;
+                let hid = overlapped_segments(&r.breakdown);
+                stacked(&mut chart, x + 0.02, x + 0.36, &hid, scale, 0.45)?;
+                if p.nodes == current {
+                    chart.draw_series(core::iter::once(Rectangle::new(
+                        [(x - 0.45, 0.0), (x + 0.45, 100.0)],
+                        palette::INK.stroke_width(2),
+                    )))?;
+                }
+                let mut text = format!(
+                    "{} GPUs · step {}\n",
+                    format::gpus(p.gpus),
+                    format::duration(r.step_time_s)
+                );
+                for (name, _, val) in segs.iter().chain(hid.iter()) {
+                    if *val > 0.0 {
+                        text.push_str(&format!(
+                            "{name}: {} ({})\n",
+                            format::duration(*val),
+                            format::pct(val / step)
+                        ));
+                    }
+                }
+                text.push_str(&layout_label(l));
+                let (px, py) = chart.backend_coord(&(x, 50.0));
+                hits.push(Hit { x: px, y: py, text });
+            }
+            Err(reason) => {
+                chart.draw_series(core::iter::once(Cross::new(
+                    (x, 4.0),
+                    6,
+                    palette::GREY.stroke_width(2),
+                )))?;
+                let (px, py) = chart.backend_coord(&(x, 4.0));
+                hits.push(Hit {
+                    x: px,
+                    y: py,
+                    text: format!("{} GPUs: no result\n{reason}", format::gpus(p.gpus)),
+                });
+            }
+        }
+    }
+    // Legend: the step's parts, then "hidden" in the lighter tint.
+    let mut legend: Vec<(String, RGBColor, f64)> = step_segments(&Breakdown::default())
+        .iter()
+        .map(|(n, c, _)| ((*n).to_owned(), *c, 1.0))
+        .collect();
+    legend.push((String::from("hidden comm (light bars)"), palette::VERMILLION, 0.45));
+    draw_legend(root, &legend)?;
+    Ok(hits)
+}
+
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[(String, RGBColor, f64)],
+) -> Res<(), DB> {
+    let (w, _) = root.dim_in_pixel();
+    let x0 = i32::try_from(w).unwrap_or(600) - 226;
+    let y0 = 16;
+    let h = 16 * i32::try_from(items.len()).unwrap_or(0) + 8;
+    root.draw(&Rectangle::new(
+        [(x0 - 6, y0 - 6), (x0 + 214, y0 + h - 6)],
+        WHITE.mix(0.9).filled(),
+    ))?;
+    root.draw(&Rectangle::new(
+        [(x0 - 6, y0 - 6), (x0 + 214, y0 + h - 6)],
+        palette::GREY.stroke_width(1),
+    ))?;
+    for (i, (name, colour, alpha)) in items.iter().enumerate() {
+        let y = y0 + 16 * i32::try_from(i).unwrap_or(0);
+        root.draw(&Rectangle::new(
+            [(x0, y), (x0 + 12, y + 10)],
+            colour.mix(*alpha).filled(),
+        ))?;
+        root.draw(&Text::new(name.clone(), (x0 + 18, y - 1), (FONT, 12).into_font()))?;
+    }
+    Ok(())
+}
+
+/// Chart 6: each GPU generation at the current node count: MFU and exposed
+/// communication share side by side.
+pub(super) fn generations<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let n = v.generations.len();
+    let labels: Vec<String> = v
+        .generations
+        .iter()
+        .map(|g| {
+            let short = g.gpu.name.split(" (").next().unwrap_or(g.gpu.name);
+            let short = short.replace(" SXM5", "").replace(" SXM4", "").replace(" SXM2", "").replace(" SXM", "");
+            if g.gpu.extrapolated {
+                format!("{short}*")
+            } else {
+                short
+            }
+        })
+        .collect();
+    let ymax = v
+        .generations
+        .iter()
+        .filter_map(|g| g.outcome.as_ref().ok())
+        .map(|(_, r)| r.mfu.max(r.exposed_comm_fraction) * 100.0)
+        .fold(50.0, f64::max)
+        * 1.15;
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..ymax)?;
+    chart
+        .configure_mesh()
+        .y_desc("% (MFU; exposed comm share of step)")
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .disable_x_mesh()
+        .draw()?;
+    let mut hits = Vec::new();
+    for (i, g) in v.generations.iter().enumerate() {
+        let x = i as f64;
+        match &g.outcome {
+            Ok((l, r)) => {
+                let mfu = r.mfu * 100.0;
+                let exp = r.exposed_comm_fraction * 100.0;
+                chart.draw_series(core::iter::once(Rectangle::new(
+                    [(x - 0.36, 0.0), (x - 0.02, mfu)],
+                    palette::BLUE.filled(),
+                )))?;
+                chart.draw_series(core::iter::once(Rectangle::new(
+                    [(x + 0.02, 0.0), (x + 0.36, exp)],
+                    palette::VERMILLION.filled(),
+                )))?;
+                if g.gpu.id == v.controls.gpu {
+                    chart.draw_series(core::iter::once(Rectangle::new(
+                        [(x - 0.45, 0.0), (x + 0.45, mfu.max(exp) + ymax * 0.04)],
+                        palette::INK.stroke_width(2),
+                    )))?;
+                }
+                let text = format!(
+                    "{}{}\nMFU {} · exposed comm {}\n{} per GPU · {}\n{} per GPU · {}\n{}",
+                    g.gpu.name,
+                    if g.gpu.extrapolated {
+                        "\nextrapolated: efficiencies carried over from H100"
+                    } else {
+                        ""
+                    },
+                    format::pct(r.mfu),
+                    format::pct(r.exposed_comm_fraction),
+                    format::si(r.tokens_per_s_per_gpu, "tokens/s"),
+                    format::si(r.tokens_per_s, "tokens/s total"),
+                    format::si(r.power_w_per_gpu, "W"),
+                    format::si(r.tokens_per_joule, "tokens/J"),
+                    layout_label(l)
+                );
+                let (px, py) = chart.backend_coord(&(x, mfu / 2.0));
+                hits.push(Hit { x: px, y: py, text });
+            }
+            Err(reason) => {
+                chart.draw_series(core::iter::once(Cross::new(
+                    (x, ymax * 0.04),
+                    6,
+                    palette::GREY.stroke_width(2),
+                )))?;
+                let (px, py) = chart.backend_coord(&(x, ymax * 0.04));
+                hits.push(Hit {
+                    x: px,
+                    y: py,
+                    text: format!("{}: no result\n{reason}", g.gpu.name),
+                });
+            }
+        }
+    }
+    draw_legend(
+        root,
+        &[
+            (String::from("MFU"), palette::BLUE, 1.0),
+            (String::from("exposed communication"), palette::VERMILLION, 1.0),
+        ],
+    )?;
+    Ok(hits)
+}
+
+/// Chart 8: memory per GPU by part against the data-parallel group size,
+/// with the GPU's HBM as a line.
+pub(super) fn memory<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    if v.memory.is_empty() {
+        empty_message(root, "No memory to show: the model or hardware settings are invalid.")?;
+        return Ok(vec![Hit {
+            x: 0,
+            y: 0,
+            text: String::from("invalid settings"),
+        }]);
+    }
+    let n = v.memory.len();
+    let labels: Vec<String> = v.memory.iter().map(|m| format::gpus(m.group)).collect();
+    let gib = |b: scalescope_core::units::Bytes| b.as_gib();
+    let ymax = v
+        .memory
+        .iter()
+        .map(|m| gib(m.memory.total()))
+        .fold(v.hbm_gib, f64::max)
+        * 1.12;
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..ymax)?;
+    chart
+        .configure_mesh()
+        .x_desc("data-parallel (FSDP) group size, GPUs")
+        .y_desc("GiB per GPU")
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .disable_x_mesh()
+        .draw()?;
+    let mut hits = Vec::new();
+    let current = v.current.as_ref().ok().map(|(_, r)| r.dp);
+    for (i, m) in v.memory.iter().enumerate() {
+        let x = i as f64;
+        let parts: [Segment; 6] = [
+            ("weights", palette::BLUE, gib(m.memory.weights)),
+            ("gradients", palette::SKY, gib(m.memory.gradients)),
+            ("optimizer state", palette::GREEN, gib(m.memory.optimizer)),
+            ("activations", palette::ORANGE, gib(m.memory.activations)),
+            ("buffers", palette::PURPLE, gib(m.memory.buffers)),
+            ("runtime reserve", palette::GREY, gib(m.memory.reserve)),
+        ];
+        stacked(&mut chart, x - 0.36, x + 0.36, &parts, 1.0, 1.0)?;
+        let total = gib(m.memory.total());
+        if current == Some(m.group) {
+            chart.draw_series(core::iter::once(Rectangle::new(
+                [(x - 0.45, 0.0), (x + 0.45, total + ymax * 0.03)],
+                palette::INK.stroke_width(2),
+            )))?;
+        }
+        let mut text = format!(
+            "FSDP group of {} GPUs: {:.1} GiB per GPU{}\n",
+            format::gpus(m.group),
+            total,
+            if total > v.hbm_gib { " (does not fit)" } else { "" }
+        );
+        for (name, _, val) in &parts {
+            text.push_str(&format!("{name}: {val:.1} GiB\n"));
+        }
+        let (px, py) = chart.backend_coord(&(x, total / 2.0));
+        hits.push(Hit {
+            x: px,
+            y: py,
+            text: text.trim_end().to_owned(),
+        });
+    }
+    chart.draw_series(core::iter::once(PathElement::new(
+        vec![(-0.5, v.hbm_gib), (n as f64 - 0.5, v.hbm_gib)],
+        palette::VERMILLION.stroke_width(2),
+    )))?;
+    let (px, py) = chart.backend_coord(&(n as f64 - 0.5, v.hbm_gib));
+    root.draw(&Text::new(
+        format!("HBM {:.0} GiB", v.hbm_gib),
+        (px - 90, py - 16),
+        (FONT, 12).into_font().color(&palette::VERMILLION),
+    ))?;
+    draw_legend(
+        root,
+        &[
+            (String::from("weights"), palette::BLUE, 1.0),
+            (String::from("gradients"), palette::SKY, 1.0),
+            (String::from("optimizer state"), palette::GREEN, 1.0),
+            (String::from("activations"), palette::ORANGE, 1.0),
+            (String::from("buffers"), palette::PURPLE, 1.0),
+            (String::from("runtime reserve"), palette::GREY, 1.0),
+        ],
+    )?;
+    Ok(hits)
+}

@@ -1,0 +1,443 @@
+//! Line charts against GPU (or node) count: throughput, per-GPU throughput
+//! and MFU, power and energy, collective bus bandwidth.
+
+use super::{empty_message, palette, point_text, Hit, FONT};
+use crate::format;
+use crate::state::{Point, Views};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use scalescope_core::evaluate::Report;
+use scalescope_core::scenario::Layout;
+
+type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Valid sweep points as (GPUs, layout, report).
+fn valid(points: &[Point]) -> Vec<(f64, Layout, Report)> {
+    points
+        .iter()
+        .filter_map(|p| {
+            p.outcome
+                .as_ref()
+                .ok()
+                .map(|(l, r)| (f64::from(p.gpus), *l, *r))
+        })
+        .collect()
+}
+
+fn gpu_range(points: &[Point]) -> core::ops::Range<f64> {
+    let lo = points.iter().map(|p| p.gpus).min().unwrap_or(1).max(1);
+    let hi = points.iter().map(|p| p.gpus).max().unwrap_or(8).max(lo * 2);
+    f64::from(lo) / 1.4..f64::from(hi) * 1.4
+}
+
+fn current_gpus(v: &Views) -> f64 {
+    f64::from(v.controls.nodes.saturating_mul(v.controls.gpus_per_node()))
+}
+
+/// Why each invalid point has no value, drawn as a grey cross near the x axis.
+fn invalid_marks<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: &[Point],
+    y: f64,
+) -> Res<Vec<Hit>, DB> {
+    let mut hits = Vec::new();
+    for p in points {
+        if let Err(reason) = &p.outcome {
+            let at = (f64::from(p.gpus), y);
+            chart.draw_series(core::iter::once(Cross::new(
+                at,
+                5,
+                palette::GREY.stroke_width(2),
+            )))?;
+            let (x, yy) = chart.backend_coord(&at);
+            hits.push(Hit {
+                x,
+                y: yy,
+                text: format!("{} GPUs: no result\n{reason}", format::gpus(p.gpus)),
+            });
+        }
+    }
+    Ok(hits)
+}
+
+fn current_line<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x: f64,
+    y0: f64,
+    y1: f64,
+) -> Res<(), DB> {
+    chart.draw_series(core::iter::once(PathElement::new(
+        vec![(x, y0), (x, y1)],
+        palette::GREY.mix(0.6).stroke_width(1),
+    )))?;
+    Ok(())
+}
+
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Res<(), DB> {
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .background_style(WHITE.mix(0.85))
+        .border_style(palette::GREY)
+        .label_font((FONT, 12))
+        .draw()
+}
+
+/// Chart 1: global tokens/s against GPUs (log-log) with ideal linear scaling.
+pub(super) fn throughput<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let pts = valid(&v.points);
+    let xr = gpu_range(&v.points);
+    let Some(&(g0, _, r0)) = pts.first() else {
+        frame_only(root, &xr, "tokens/s (whole cluster)")?;
+        return no_points(root, v);
+    };
+    let per_gpu0 = r0.tokens_per_s / g0;
+    let ideal = |g: f64| per_gpu0 * g;
+    let ymax = pts
+        .iter()
+        .map(|p| p.2.tokens_per_s)
+        .fold(ideal(xr.end), f64::max);
+    let ymin = pts.iter().map(|p| p.2.tokens_per_s).fold(f64::MAX, f64::min) / 2.0;
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .build_cartesian_2d(xr.clone().log_scale(), (ymin..ymax * 1.3).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc("tokens/s (whole cluster)")
+        .x_label_formatter(&|x| format::count_tick(*x))
+        .y_label_formatter(&|y| format::si(*y, ""))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .draw()?;
+    let g = current_gpus(v);
+    current_line(&mut chart, g, ymin, ymax * 1.3)?;
+    chart
+        .draw_series(LineSeries::new(
+            [xr.start, xr.end].map(|x| (x, ideal(x))),
+            palette::GREY.stroke_width(2),
+        ))?
+        .label("ideal linear scaling")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::GREY.stroke_width(2)));
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.2.tokens_per_s)),
+            palette::BLUE.stroke_width(3),
+        ))?
+        .label("model")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3)));
+    let mut hits = Vec::new();
+    for (gp, l, r) in &pts {
+        let at = (*gp, r.tokens_per_s);
+        let size = if (*gp - g).abs() < 0.5 { 7 } else { 4 };
+        chart.draw_series(core::iter::once(Circle::new(at, size, palette::BLUE.filled())))?;
+        let (x, y) = chart.backend_coord(&at);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let mut text = point_text(*gp as u32, r, l);
+        text.push_str(&format!(
+            "\n{} of ideal",
+            format::pct(r.tokens_per_s / ideal(*gp))
+        ));
+        hits.push(Hit { x, y, text });
+    }
+    current_ring(&mut chart, &pts, g, |r| r.tokens_per_s)?;
+    hits.extend(invalid_marks(&mut chart, &v.points, ymin * 1.05)?);
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    Ok(hits)
+}
+
+/// Outlines the current setting's point.
+fn current_ring<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pts: &[(f64, Layout, Report)],
+    g: f64,
+    y: impl Fn(&Report) -> f64,
+) -> Res<(), DB> {
+    if let Some(p) = pts.iter().find(|p| (p.0 - g).abs() < 0.5) {
+        chart.draw_series(core::iter::once(Circle::new(
+            (p.0, y(&p.2)),
+            11,
+            palette::INK.stroke_width(2),
+        )))?;
+    }
+    Ok(())
+}
+
+fn frame_only<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    xr: &core::ops::Range<f64>,
+    y_desc: &str,
+) -> Res<(), DB> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .build_cartesian_2d(xr.clone().log_scale(), 0.0..1.0)?;
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc(y_desc)
+        .x_label_formatter(&|x| format::count_tick(*x))
+        .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .draw()?;
+    Ok(())
+}
+
+fn no_points<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, v: &Views) -> Res<Vec<Hit>, DB> {
+    let reason = v
+        .current
+        .as_ref()
+        .err()
+        .cloned()
+        .or_else(|| v.points.iter().find_map(|p| p.outcome.as_ref().err().cloned()))
+        .unwrap_or_default();
+    empty_message(root, &format!("No point of this sweep can run: {reason}"))?;
+    let (w, h) = root.dim_in_pixel();
+    Ok(vec![Hit {
+        x: i32::try_from(w / 2).unwrap_or(0),
+        y: i32::try_from(h / 2).unwrap_or(0),
+        text: reason,
+    }])
+}
+
+/// Chart 2: per-GPU tokens/s (left axis) and MFU (right axis).
+pub(super) fn per_gpu<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let pts = valid(&v.points);
+    let xr = gpu_range(&v.points);
+    if pts.is_empty() {
+        frame_only(root, &xr, "tokens/s per GPU")?;
+        return no_points(root, v);
+    }
+    let ymax = pts.iter().map(|p| p.2.tokens_per_s_per_gpu).fold(0.0, f64::max) * 1.25;
+    let mfu_max = (pts.iter().map(|p| p.2.mfu).fold(0.0, f64::max) * 125.0).max(10.0);
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .right_y_label_area_size(56)
+        .build_cartesian_2d(xr.clone().log_scale(), 0.0..ymax)?
+        .set_secondary_coord(xr.clone().log_scale(), 0.0..mfu_max);
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc("tokens/s per GPU")
+        .x_label_formatter(&|x| format::count_tick(*x))
+        .y_label_formatter(&|y| format::si(*y, ""))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("MFU (%)")
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    let g = current_gpus(v);
+    current_line(&mut chart, g, 0.0, ymax)?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.2.tokens_per_s_per_gpu)),
+            palette::BLUE.stroke_width(3),
+        ))?
+        .label("tokens/s per GPU")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3)));
+    chart
+        .draw_secondary_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.2.mfu * 100.0)),
+            palette::VERMILLION.stroke_width(3),
+        ))?
+        .label("MFU")
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::VERMILLION.stroke_width(3))
+        });
+    let mut hits = Vec::new();
+    for (gp, l, r) in &pts {
+        let a = (*gp, r.tokens_per_s_per_gpu);
+        chart.draw_series(core::iter::once(Circle::new(a, 4, palette::BLUE.filled())))?;
+        let b = (*gp, r.mfu * 100.0);
+        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
+            b,
+            5,
+            palette::VERMILLION.filled(),
+        )))?;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let text = point_text(*gp as u32, r, l);
+        let (x, y) = chart.backend_coord(&a);
+        hits.push(Hit {
+            x,
+            y,
+            text: text.clone(),
+        });
+        let (x, y) = chart.borrow_secondary().backend_coord(&b);
+        hits.push(Hit { x, y, text });
+    }
+    current_ring(&mut chart, &pts, g, |r| r.tokens_per_s_per_gpu)?;
+    hits.extend(invalid_marks(&mut chart, &v.points, ymax * 0.02)?);
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    Ok(hits)
+}
+
+/// Chart 4: power per GPU (left) and tokens per joule (right).
+pub(super) fn power<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let pts = valid(&v.points);
+    let xr = gpu_range(&v.points);
+    if pts.is_empty() {
+        frame_only(root, &xr, "power per GPU (W)")?;
+        return no_points(root, v);
+    }
+    let tdp = crate::state::gpu_of(&v.controls).tdp.0;
+    let w_max = tdp * 1.15;
+    let tpj_max = pts.iter().map(|p| p.2.tokens_per_joule).fold(0.0, f64::max) * 1.25;
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .right_y_label_area_size(56)
+        .build_cartesian_2d(xr.clone().log_scale(), 0.0..w_max)?
+        .set_secondary_coord(xr.clone().log_scale(), 0.0..tpj_max.max(1e-9));
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc("power per GPU (W)")
+        .x_label_formatter(&|x| format::count_tick(*x))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("tokens per joule")
+        .y_label_formatter(&|y| format::sig3(*y))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    let g = current_gpus(v);
+    current_line(&mut chart, g, 0.0, w_max)?;
+    chart.draw_series(core::iter::once(PathElement::new(
+        vec![(xr.start, tdp), (xr.end, tdp)],
+        palette::GREY.stroke_width(1),
+    )))?;
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.2.power_w_per_gpu)),
+            palette::ORANGE.stroke_width(3),
+        ))?
+        .label("power per GPU (TDP dotted grey)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::ORANGE.stroke_width(3)));
+    chart
+        .draw_secondary_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.2.tokens_per_joule)),
+            palette::GREEN.stroke_width(3),
+        ))?
+        .label("tokens per joule")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::GREEN.stroke_width(3)));
+    let mut hits = Vec::new();
+    for (gp, l, r) in &pts {
+        let a = (*gp, r.power_w_per_gpu);
+        chart.draw_series(core::iter::once(Circle::new(a, 4, palette::ORANGE.filled())))?;
+        let b = (*gp, r.tokens_per_joule);
+        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
+            b,
+            5,
+            palette::GREEN.filled(),
+        )))?;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let text = point_text(*gp as u32, r, l);
+        let (x, y) = chart.backend_coord(&a);
+        hits.push(Hit {
+            x,
+            y,
+            text: text.clone(),
+        });
+        let (x, y) = chart.borrow_secondary().backend_coord(&b);
+        hits.push(Hit { x, y, text });
+    }
+    current_ring(&mut chart, &pts, g, |r| r.power_w_per_gpu)?;
+    hits.extend(invalid_marks(&mut chart, &v.points, w_max * 0.02)?);
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    Ok(hits)
+}
+
+/// Chart 7: AllGather and AllReduce bus bandwidth against nodes.
+pub(super) fn collectives<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+) -> Res<Vec<Hit>, DB> {
+    let c = &v.collectives;
+    let lo = c.first().map_or(1, |b| b.nodes).max(1);
+    let hi = c.last().map_or(256, |b| b.nodes).max(lo * 2);
+    let xr = f64::from(lo) / 1.4..f64::from(hi) * 1.4;
+    let ymax = c
+        .iter()
+        .map(|b| b.allgather.max(b.allreduce))
+        .fold(1.0, f64::max)
+        * 1.2;
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .build_cartesian_2d(xr.clone().log_scale(), 0.0..ymax)?;
+    chart
+        .configure_mesh()
+        .x_desc("nodes")
+        .y_desc("bus bandwidth (GB/s)")
+        .x_label_formatter(&|x| format::count_tick(*x))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .light_line_style(WHITE)
+        .draw()?;
+    let n = f64::from(v.controls.nodes);
+    current_line(&mut chart, n, 0.0, ymax)?;
+    let series: [(&str, RGBColor, fn(&crate::state::BusBandwidth) -> f64); 2] = [
+        ("AllReduce (ring or tree)", palette::BLUE, |b| b.allreduce),
+        ("AllGather (ring)", palette::VERMILLION, |b| b.allgather),
+    ];
+    let mut hits = Vec::new();
+    for (name, colour, f) in series {
+        chart
+            .draw_series(LineSeries::new(
+                c.iter().map(|b| (f64::from(b.nodes), f(b))),
+                colour.stroke_width(3),
+            ))?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3)));
+        for b in c {
+            let at = (f64::from(b.nodes), f(b));
+            let size = if b.nodes == v.controls.nodes { 7 } else { 4 };
+            chart.draw_series(core::iter::once(Circle::new(at, size, colour.filled())))?;
+            let (x, y) = chart.backend_coord(&at);
+            hits.push(Hit {
+                x,
+                y,
+                text: format!(
+                    "{} nodes ({} GPUs), 1 GB message\n{name}: {:.0} GB/s bus bandwidth",
+                    format::gpus(b.nodes),
+                    format::gpus(b.nodes.saturating_mul(v.controls.gpus_per_node())),
+                    f(b)
+                ),
+            });
+        }
+    }
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    Ok(hits)
+}

@@ -1,0 +1,112 @@
+//! Numbers for people: `1.2 M tokens/s`, `41.3 %`, `512 GPUs`.
+
+/// A value with an SI prefix (k, M, G, T) and three significant digits.
+#[must_use]
+pub fn si(v: f64, unit: &str) -> String {
+    if !v.is_finite() {
+        return String::from("–");
+    }
+    let (scaled, prefix) = match v.abs() {
+        a if a >= 1e12 => (v / 1e12, "T"),
+        a if a >= 1e9 => (v / 1e9, "G"),
+        a if a >= 1e6 => (v / 1e6, "M"),
+        a if a >= 1e3 => (v / 1e3, "k"),
+        _ => (v, ""),
+    };
+    let digits = sig3(scaled);
+    match (prefix.is_empty(), unit.is_empty()) {
+        (true, true) => digits,
+        (true, false) => format!("{digits} {unit}"),
+        (false, true) => format!("{digits} {prefix}"),
+        (false, false) => format!("{digits} {prefix} {unit}"),
+    }
+}
+
+/// Three significant digits, without a trailing `.0`.
+#[must_use]
+pub fn sig3(v: f64) -> String {
+    let a = v.abs();
+    let s = if a >= 100.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    };
+    s
+}
+
+/// A fraction as a percentage with one decimal: `0.4127` is `41.3 %`.
+#[must_use]
+pub fn pct(fraction: f64) -> String {
+    if fraction.is_finite() {
+        format!("{:.1} %", fraction * 100.0)
+    } else {
+        String::from("–")
+    }
+}
+
+/// Seconds as ms (or s above ten seconds).
+#[must_use]
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        String::from("–")
+    } else if s >= 10.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{} ms", sig3(s * 1e3))
+    }
+}
+
+/// A GPU count, with a thousands separator: `2,048 GPUs`.
+#[must_use]
+pub fn gpus(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// An axis tick for a count axis: 1, 8, 64, 512, 4,096.
+#[must_use]
+pub fn count_tick(v: f64) -> String {
+    if v.is_finite() && v >= 0.0 && v < 4e9 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        gpus(v.round() as u32)
+    } else {
+        String::from("–")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_numbers() {
+        assert_eq!(si(1_234_567.0, "tokens/s"), "1.23 M tokens/s");
+        assert_eq!(si(8719.0, "tokens/s"), "8.72 k tokens/s");
+        assert_eq!(si(512.0, "W"), "512 W");
+        assert_eq!(si(45_000.0, ""), "45.0 k");
+        assert_eq!(pct(0.4127), "41.3 %");
+        assert_eq!(duration(0.9314), "931 ms");
+        assert_eq!(duration(0.0123), "12.3 ms");
+        assert_eq!(duration(12.34), "12.3 s");
+        assert_eq!(gpus(2048), "2,048");
+        assert_eq!(gpus(131_072), "131,072");
+        assert_eq!(gpus(8), "8");
+        assert_eq!(count_tick(4096.0), "4,096");
+    }
+
+    #[test]
+    fn non_finite_values_never_print_nan() {
+        assert_eq!(si(f64::NAN, "W"), "–");
+        assert_eq!(pct(f64::INFINITY), "–");
+        assert_eq!(duration(f64::NAN), "–");
+    }
+}

@@ -1,0 +1,694 @@
+//! The Leptos page: the control panel, the readout, the eight chart cards
+//! and their hover tooltips. Every input writes one field of [`Controls`];
+//! one effect recomputes the [`Views`] and repaints every chart in the same
+//! task, then records how long that took (for the budget script).
+
+use crate::charts::{self, Chart, Hit};
+use crate::format;
+use crate::state::{self, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use scalescope_core::hardware::GPUS;
+use scalescope_core::model::{Mlp, PRESETS};
+use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
+
+/// Height of every chart canvas, CSS pixels.
+const CHART_HEIGHT: u32 = 380;
+
+type ReadField = fn(&Controls) -> u32;
+type WriteField = fn(&mut Controls, u32);
+
+/// A slider over a fixed list of values (powers of two here), so that the
+/// keyboard's arrows step one value and Home/End reach the ends.
+struct Slider {
+    label: &'static str,
+    testid: &'static str,
+    unit: &'static str,
+    values: &'static [u32],
+    get: ReadField,
+    set: WriteField,
+}
+
+const NODE_VALUES: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+const SEQ_VALUES: [u32; 9] = [512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072];
+const LOCAL_BATCH_VALUES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+const GLOBAL_BATCH_VALUES: [u32; 15] = [
+    8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072,
+];
+const MICRO_BATCH_VALUES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+fn index_of(values: &[u32], v: u32) -> usize {
+    values.iter().rposition(|&x| x <= v).unwrap_or(0)
+}
+
+fn dp_name(dp: DataParallel) -> &'static str {
+    match dp {
+        DataParallel::Ddp => "ddp",
+        DataParallel::Zero1 => "zero1",
+        DataParallel::Fsdp => "fsdp",
+        DataParallel::FsdpFull => "fsdp_full",
+        DataParallel::Hsdp => "hsdp",
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Publishes a timing on `<body data-...>` for the budget script.
+fn publish(name: &str, value: &str) {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute(name, value);
+    }
+}
+
+/// Draws one chart on its canvas, sized to the card, and returns its hover
+/// targets (empty if the canvas is not laid out).
+fn paint(canvas: &web_sys::HtmlCanvasElement, chart: Chart, views: &Views) -> Vec<Hit> {
+    let width = u32::try_from(canvas.client_width()).unwrap_or(0);
+    if width == 0 {
+        return Vec::new();
+    }
+    if canvas.width() != width {
+        canvas.set_width(width);
+    }
+    if canvas.height() != CHART_HEIGHT {
+        canvas.set_height(CHART_HEIGHT);
+    }
+    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+        return Vec::new();
+    };
+    charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
+}
+
+/// The whole explorer page.
+#[component]
+pub fn App() -> impl IntoView {
+    let controls = RwSignal::new(Controls::default());
+    let readout: RwSignal<Option<(Outcome, Controls)>> = RwSignal::new(None);
+    let last_input = StoredValue::new(0.0_f64);
+    let draws = StoredValue::new(0_u32);
+    let hits: StoredValue<Vec<Vec<Hit>>> = StoredValue::new(vec![Vec::new(); Chart::ALL.len()]);
+    let tooltip: RwSignal<Option<(usize, i32, i32, String)>> = RwSignal::new(None);
+    let resized = RwSignal::new(0_u32);
+    let canvases: Vec<NodeRef<Canvas>> = Chart::ALL.iter().map(|_| NodeRef::new()).collect();
+
+    let on_resize = leptos::ev::resize;
+    let _ = window_event_listener(on_resize, move |_| resized.update(|n| *n += 1));
+
+    let refs = canvases.clone();
+    Effect::new(move |_| {
+        let c = controls.get();
+        resized.track();
+        let mounted: Vec<_> = refs.iter().map(NodeRef::get).collect();
+        if mounted.iter().any(Option::is_none) {
+            return;
+        }
+        let views = state::compute(&c);
+        let mut all = Vec::with_capacity(Chart::ALL.len());
+        for (chart, canvas) in Chart::ALL.iter().zip(mounted.iter().flatten()) {
+            all.push(paint(canvas, *chart, &views));
+        }
+        hits.set_value(all);
+        tooltip.set(None);
+        readout.set(Some((views.current.clone(), c)));
+        let end = now_ms();
+        let n = draws.get_value() + 1;
+        draws.set_value(n);
+        publish("data-draws", &n.to_string());
+        if n == 1 {
+            publish("data-first-draw-ms", &format!("{end:.1}"));
+        } else {
+            publish(
+                "data-last-input-to-draw-ms",
+                &format!("{:.3}", end - last_input.get_value()),
+            );
+        }
+    });
+
+    let mark_input = move |ev: &web_sys::Event| last_input.set_value(ev.time_stamp());
+
+    let sliders_top = [
+        Slider {
+            label: "Nodes",
+            testid: "nodes",
+            unit: "nodes of 8 GPUs",
+            values: &NODE_VALUES,
+            get: |c| c.nodes,
+            set: |c, v| c.nodes = v,
+        },
+        Slider {
+            label: "Context length",
+            testid: "seq",
+            unit: "tokens",
+            values: &SEQ_VALUES,
+            get: |c| c.seq_len,
+            set: |c, v| c.seq_len = v,
+        },
+    ];
+    let sliders_layout = [
+        Slider {
+            label: "Tensor parallel degree",
+            testid: "tp",
+            unit: "GPUs",
+            values: &DEGREES,
+            get: |c| c.tp,
+            set: |c, v| c.tp = v,
+        },
+        Slider {
+            label: "Pipeline parallel degree",
+            testid: "pp",
+            unit: "stages",
+            values: &DEGREES,
+            get: |c| c.pp,
+            set: |c, v| c.pp = v,
+        },
+        Slider {
+            label: "Context parallel degree",
+            testid: "cp",
+            unit: "GPUs",
+            values: &DEGREES,
+            get: |c| c.cp,
+            set: |c, v| c.cp = v,
+        },
+        Slider {
+            label: "Micro-batch",
+            testid: "micro-batch",
+            unit: "sequences",
+            values: &MICRO_BATCH_VALUES,
+            get: |c| c.micro_batch,
+            set: |c, v| c.micro_batch = v,
+        },
+    ];
+
+    let slider_view = move |s: Slider| {
+        let Slider {
+            label,
+            testid,
+            unit,
+            values,
+            get,
+            set,
+        } = s;
+        let default = get(&Controls::default());
+        let max = values.len() - 1;
+        let value_text = move || {
+            let v = get(&controls.get());
+            format!("{} {unit}", format::gpus(v))
+        };
+        view! {
+            <div class="control">
+                <label for=format!("{testid}-slider")>
+                    {label} ": " <output data-testid=format!("{testid}-value")>{value_text}</output>
+                </label>
+                <div class="row">
+                    <input
+                        type="range"
+                        id=format!("{testid}-slider")
+                        data-testid=format!("{testid}-slider")
+                        aria-label=label
+                        min="0"
+                        max=max.to_string()
+                        step="1"
+                        prop:value=move || index_of(values, get(&controls.get())).to_string()
+                        aria-valuetext=value_text
+                        on:input=move |ev| {
+                            mark_input(&ev);
+                            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                let v = values[i.min(max)];
+                                controls.update(|c| set(c, v));
+                            }
+                        }
+                    />
+                    <button
+                        class="reset"
+                        type="button"
+                        aria-label=format!("Reset {label}")
+                        title="Reset to default"
+                        on:click=move |_| controls.update(|c| set(c, default))
+                    >"↺"</button>
+                </div>
+            </div>
+        }
+    };
+
+    let select_view = move |label: &'static str,
+                            testid: &'static str,
+                            options: Vec<(&'static str, String)>,
+                            get: fn(&Controls) -> &'static str,
+                            set: fn(&mut Controls, &str)| {
+        let default = get(&Controls::default());
+        view! {
+            <div class="control">
+                <label for=format!("{testid}-select")>{label}</label>
+                <div class="row">
+                    <select
+                        id=format!("{testid}-select")
+                        data-testid=format!("{testid}-select")
+                        aria-label=label
+                        prop:value=move || get(&controls.get())
+                        on:change=move |ev| {
+                            mark_input(&ev);
+                            let v = event_target_value(&ev);
+                            controls.update(|c| set(c, &v));
+                        }
+                    >
+                        {options
+                            .into_iter()
+                            .map(|(value, text)| {
+                                view! {
+                                    <option value=value selected=move || get(&controls.get()) == value>
+                                        {text}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                    <button
+                        class="reset"
+                        type="button"
+                        aria-label=format!("Reset {label}")
+                        title="Reset to default"
+                        on:click=move |_| controls.update(|c| set(c, default))
+                    >"↺"</button>
+                </div>
+            </div>
+        }
+    };
+
+    let gpu_options: Vec<(&'static str, String)> = GPUS
+        .iter()
+        .map(|g| (g.id, String::from(g.name)))
+        .collect();
+    let mut model_options: Vec<(&'static str, String)> =
+        PRESETS.iter().map(|p| (p.id, String::from(p.name))).collect();
+    model_options.push(("custom", String::from("Custom model…")));
+    let dp_options = vec![
+        ("fsdp", String::from("FSDP, no reshard after forward (paper)")),
+        ("fsdp_full", String::from("FSDP full shard (ZeRO-3)")),
+        ("hsdp", String::from("Hybrid sharded (HSDP)")),
+        ("zero1", String::from("ZeRO-1")),
+        ("ddp", String::from("DDP")),
+    ];
+    let recompute_options = vec![
+        ("none", String::from("None")),
+        ("selective", String::from("Selective")),
+        ("full", String::from("Full")),
+    ];
+    let precision_options = vec![
+        ("bf16", String::from("bf16 (fp16 on V100)")),
+        ("fp16", String::from("fp16")),
+        ("fp8", String::from("fp8 (H100 and later)")),
+    ];
+    let schedule_options = vec![
+        ("1f1b", String::from("1F1B")),
+        ("interleaved", String::from("Interleaved 1F1B (2 chunks)")),
+        ("gpipe", String::from("GPipe")),
+    ];
+    let scaling_options = vec![
+        ("weak", String::from("Weak: fixed batch per GPU")),
+        ("strong", String::from("Strong: fixed global batch")),
+    ];
+
+    let [nodes_slider, seq_slider] = sliders_top;
+    let [tp_slider, pp_slider, cp_slider, mb_slider] = sliders_layout;
+
+    let batch_view = move || {
+        let strong = controls.with(|c| c.scaling == Scaling::Strong);
+        if strong {
+            slider_view(Slider {
+                label: "Global batch",
+                testid: "batch",
+                unit: "sequences per step",
+                values: &GLOBAL_BATCH_VALUES,
+                get: |c| c.global_batch,
+                set: |c, v| c.global_batch = v,
+            })
+            .into_any()
+        } else {
+            slider_view(Slider {
+                label: "Local batch",
+                testid: "batch",
+                unit: "sequences per GPU",
+                values: &LOCAL_BATCH_VALUES,
+                get: |c| c.local_batch,
+                set: |c, v| c.local_batch = v,
+            })
+            .into_any()
+        }
+    };
+
+    let nodes_typed = move |ev: leptos::ev::Event| {
+        mark_input(&ev);
+        let raw = event_target_value(&ev);
+        if let Ok(v) = raw.trim().parse::<u32>() {
+            controls.update(|c| c.nodes = v.clamp(1, MAX_NODES));
+        }
+    };
+
+    let override_view = move |label: &'static str,
+                              testid: &'static str,
+                              unit: &'static str,
+                              placeholder: fn(&Controls) -> String,
+                              get: fn(&Controls) -> Option<f64>,
+                              set: fn(&mut Controls, Option<f64>)| {
+        view! {
+            <div class="control">
+                <label for=format!("{testid}-input")>{label} " (" {unit} ")"</label>
+                <div class="row">
+                    <input
+                        type="number"
+                        inputmode="decimal"
+                        min="0"
+                        id=format!("{testid}-input")
+                        data-testid=format!("{testid}-input")
+                        aria-label=label
+                        placeholder=move || placeholder(&controls.get())
+                        prop:value=move || get(&controls.get()).map(|v| format::sig3(v)).unwrap_or_default()
+                        on:change=move |ev| {
+                            mark_input(&ev);
+                            let raw = event_target_value(&ev);
+                            let v = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+                            controls.update(|c| set(c, v.map(|v| v.min(1e6))));
+                        }
+                    />
+                    <button
+                        class="reset"
+                        type="button"
+                        aria-label=format!("Reset {label}")
+                        title="Back to the datasheet value"
+                        on:click=move |_| controls.update(|c| set(c, None))
+                    >"↺"</button>
+                </div>
+            </div>
+        }
+    };
+
+    let custom_field = move |label: &'static str, get: ReadField, set: WriteField| {
+        view! {
+            <label class="field">
+                {label}
+                <input
+                    type="number"
+                    min="1"
+                    aria-label=format!("Custom model {label}")
+                    prop:value=move || get(&controls.get()).to_string()
+                    on:change=move |ev| {
+                        mark_input(&ev);
+                        if let Ok(v) = event_target_value(&ev).trim().parse::<u32>() {
+                            controls.update(|c| set(c, v.clamp(1, 1 << 20)));
+                        }
+                    }
+                />
+            </label>
+        }
+    };
+
+    let cards = Chart::ALL
+        .iter()
+        .zip(canvases.iter())
+        .enumerate()
+        .map(|(i, (chart, node))| {
+            let chart = *chart;
+            let node = *node;
+            let on_move = move |ev: leptos::ev::MouseEvent| {
+                let (x, y) = (ev.offset_x(), ev.offset_y());
+                let found = hits.with_value(|all| {
+                    all.get(i).and_then(|hs| {
+                        hs.iter()
+                            .map(|h| ((h.x - x).pow(2) + (h.y - y).pow(2), h))
+                            .filter(|(d, _)| *d <= 24 * 24)
+                            .min_by_key(|(d, _)| *d)
+                            .map(|(_, h)| h.clone())
+                    })
+                });
+                tooltip.set(found.map(|h| (i, h.x, h.y, h.text)));
+            };
+            view! {
+                <figure class="card" data-testid=format!("card-{}", chart.id())>
+                    <figcaption>
+                        <h2>{chart.title()}</h2>
+                        <p>{chart.caption()}</p>
+                    </figcaption>
+                    <div class="plot">
+                        <canvas
+                            data-testid=format!("chart-{}", chart.id())
+                            role="img"
+                            aria-label=chart.title()
+                            height=CHART_HEIGHT.to_string()
+                            node_ref=node
+                            on:mousemove=on_move
+                            on:mouseleave=move |_| tooltip.set(None)
+                        ></canvas>
+                        {move || {
+                            tooltip
+                                .get()
+                                .filter(|t| t.0 == i)
+                                .map(|(_, x, y, text)| {
+                                    view! {
+                                        <div
+                                            class="tooltip"
+                                            role="tooltip"
+                                            data-testid="tooltip"
+                                            style=format!("left:{}px;top:{}px", x + 12, y + 12)
+                                        >
+                                            {text.lines().map(|l| view! { <div>{l.to_owned()}</div> }).collect_view()}
+                                        </div>
+                                    }
+                                })
+                        }}
+                    </div>
+                </figure>
+            }
+        })
+        .collect_view();
+
+    let summary = move || {
+        readout.get().map(|(outcome, c)| match outcome {
+            Ok((layout, r)) => view! {
+                <dl class="summary" data-testid="summary">
+                    <div><dt>"Throughput"</dt><dd data-testid="out-throughput">{format::si(r.tokens_per_s, "tokens/s")}</dd></div>
+                    <div><dt>"Per GPU"</dt><dd data-testid="out-per-gpu">{format::si(r.tokens_per_s_per_gpu, "tokens/s")}</dd></div>
+                    <div><dt>"MFU"</dt><dd data-testid="out-mfu">{format::pct(r.mfu)}</dd></div>
+                    <div><dt>"Exposed comm"</dt><dd data-testid="out-exposed">{format::pct(r.exposed_comm_fraction)}</dd></div>
+                    <div><dt>"Step"</dt><dd data-testid="out-step">{format::duration(r.step_time_s)}</dd></div>
+                    <div><dt>"Power"</dt><dd data-testid="out-power">{format::si(r.power_w_per_gpu, "W per GPU")}</dd></div>
+                    <div><dt>"Energy"</dt><dd data-testid="out-energy">{format::si(r.tokens_per_joule, "tokens/J")}</dd></div>
+                    <div><dt>"Memory"</dt><dd data-testid="out-memory">{format!("{:.1} GiB per GPU", r.memory_gib_per_gpu)}</dd></div>
+                    <div class="wide">
+                        <dt>{if c.best { "Best layout found" } else { "Layout" }}</dt>
+                        <dd data-testid="out-layout">{format!("{} · {} GPUs · global batch {}", charts::layout_label(&layout), format::gpus(r.gpus), c.global_batch_at(c.nodes))}</dd>
+                    </div>
+                </dl>
+            }
+            .into_any(),
+            Err(reason) => view! {
+                <div class="message" role="alert" data-testid="message">
+                    <strong>{format!("{} GPUs: this setting cannot run. ", format::gpus(c.nodes.saturating_mul(c.gpus_per_node())))}</strong>
+                    {reason}
+                </div>
+            }
+            .into_any(),
+        })
+    };
+
+    let extrapolated_note = move || {
+        let g = state::gpu_of(&controls.get());
+        g.extrapolated.then(|| {
+            view! {
+                <p class="note" data-testid="extrapolated-note">
+                    {format!("{} was not measured in the paper: its efficiencies are carried over from H100.", g.name)}
+                </p>
+            }
+        })
+    };
+
+    view! {
+        <header class="top">
+            <h1>"ScaleScope"</h1>
+            <p class="tagline">"Why large-scale training hits diminishing returns: drag a control and every chart is redrawn from the model."</p>
+        </header>
+        <main class="layout">
+            <aside class="panel" aria-label="Controls">
+                <section>
+                    <h2>"Cluster"</h2>
+                    {select_view("GPU", "gpu", gpu_options, |c| c.gpu, |c, v| {
+                        if let Some(g) = GPUS.iter().find(|g| g.id == v) {
+                            c.gpu = g.id;
+                        }
+                    })}
+                    {extrapolated_note}
+                    {slider_view(nodes_slider)}
+                    <div class="control">
+                        <label for="nodes-input">"Nodes, typed (any count up to 16,384)"</label>
+                        <input
+                            type="number"
+                            id="nodes-input"
+                            data-testid="nodes-input"
+                            aria-label="Nodes, typed"
+                            min="1"
+                            max=MAX_NODES.to_string()
+                            prop:value=move || controls.get().nodes.to_string()
+                            on:change=nodes_typed
+                        />
+                    </div>
+                </section>
+                <section>
+                    <h2>"Model and data"</h2>
+                    {select_view("Model", "model", model_options, |c| c.model, |c, v| {
+                        c.model = PRESETS.iter().find(|p| p.id == v).map_or("custom", |p| p.id);
+                    })}
+                    <Show when=move || controls.with(|c| c.model == "custom")>
+                        <div class="custom" data-testid="custom-model">
+                            {custom_field("layers", |c| c.custom.layers, |c, v| c.custom.layers = v)}
+                            {custom_field("hidden", |c| c.custom.hidden, |c, v| c.custom.hidden = v)}
+                            {custom_field("heads", |c| c.custom.heads, |c, v| c.custom.heads = v)}
+                            {custom_field("kv heads", |c| c.custom.kv_heads, |c, v| c.custom.kv_heads = v)}
+                            {custom_field("ffn", |c| c.custom.ffn, |c, v| c.custom.ffn = v)}
+                            {custom_field("vocab", |c| c.custom.vocab, |c, v| c.custom.vocab = v)}
+                            <label class="field">
+                                "MLP"
+                                <select
+                                    aria-label="Custom model MLP"
+                                    prop:value=move || if controls.with(|c| c.custom.mlp == Mlp::Gelu) { "gelu" } else { "swiglu" }
+                                    on:change=move |ev| {
+                                        mark_input(&ev);
+                                        let gelu = event_target_value(&ev) == "gelu";
+                                        controls.update(|c| c.custom.mlp = if gelu { Mlp::Gelu } else { Mlp::Swiglu });
+                                    }
+                                >
+                                    <option value="swiglu">"SwiGLU"</option>
+                                    <option value="gelu">"GeLU"</option>
+                                </select>
+                            </label>
+                        </div>
+                    </Show>
+                    {slider_view(seq_slider)}
+                    {select_view("Scaling", "scaling", scaling_options, |c| match c.scaling {
+                        Scaling::Weak => "weak",
+                        Scaling::Strong => "strong",
+                    }, |c, v| c.scaling = if v == "strong" { Scaling::Strong } else { Scaling::Weak })}
+                    {batch_view}
+                </section>
+                <section>
+                    <h2>"Parallel layout"</h2>
+                    <div class="control switch">
+                        <label>
+                            <input
+                                type="checkbox"
+                                role="switch"
+                                data-testid="best-switch"
+                                aria-label="Best layout"
+                                prop:checked=move || controls.get().best
+                                on:change=move |ev| {
+                                    mark_input(&ev);
+                                    let on = event_target_checked(&ev);
+                                    controls.update(|c| c.best = on);
+                                }
+                            />
+                            " Best layout at every point (searches TP, PP, CP, micro-batch and recomputation)"
+                        </label>
+                    </div>
+                    {select_view("Data parallelism", "dp", dp_options, |c| dp_name(c.dp), |c, v| {
+                        c.dp = match v {
+                            "ddp" => DataParallel::Ddp,
+                            "zero1" => DataParallel::Zero1,
+                            "fsdp_full" => DataParallel::FsdpFull,
+                            "hsdp" => DataParallel::Hsdp,
+                            _ => DataParallel::Fsdp,
+                        };
+                    })}
+                    <fieldset class="manual" prop:disabled=move || controls.get().best>
+                        {slider_view(tp_slider)}
+                        {slider_view(pp_slider)}
+                        {slider_view(cp_slider)}
+                        {slider_view(mb_slider)}
+                        <div class="control switch">
+                            <label>
+                                <input
+                                    type="checkbox"
+                                    data-testid="sp-switch"
+                                    aria-label="Sequence parallelism"
+                                    prop:checked=move || controls.get().sp
+                                    on:change=move |ev| {
+                                        mark_input(&ev);
+                                        let on = event_target_checked(&ev);
+                                        controls.update(|c| c.sp = on);
+                                    }
+                                />
+                                " Sequence parallelism with TP"
+                            </label>
+                        </div>
+                        {select_view("Pipeline schedule", "schedule", schedule_options, |c| match c.schedule {
+                            Schedule::Gpipe => "gpipe",
+                            Schedule::OneFOneB => "1f1b",
+                            Schedule::Interleaved => "interleaved",
+                        }, |c, v| c.schedule = match v {
+                            "gpipe" => Schedule::Gpipe,
+                            "interleaved" => Schedule::Interleaved,
+                            _ => Schedule::OneFOneB,
+                        })}
+                        {select_view("Activation recomputation", "recompute", recompute_options, |c| match c.recompute {
+                            Recompute::None => "none",
+                            Recompute::Selective => "selective",
+                            Recompute::Full => "full",
+                        }, |c, v| c.recompute = match v {
+                            "selective" => Recompute::Selective,
+                            "full" => Recompute::Full,
+                            _ => Recompute::None,
+                        })}
+                    </fieldset>
+                    {select_view("Precision", "precision", precision_options, |c| match c.precision {
+                        Precision::Bf16 => "bf16",
+                        Precision::Fp16 => "fp16",
+                        Precision::Fp8 => "fp8",
+                    }, |c, v| c.precision = match v {
+                        "fp16" => Precision::Fp16,
+                        "fp8" => Precision::Fp8,
+                        _ => Precision::Bf16,
+                    })}
+                </section>
+                <details class="overrides">
+                    <summary>"Hardware what-ifs"</summary>
+                    {override_view("Peak dense TFLOP/s", "peak-tflops", "bf16 TFLOP/s",
+                        |c| format::sig3(state::gpu_of(c).peak_bf16.as_tflops()),
+                        |c| c.overrides.peak_tflops, |c, v| c.overrides.peak_tflops = v)}
+                    {override_view("HBM bandwidth", "hbm", "GB/s",
+                        |c| format::sig3(state::gpu_of(c).hbm_bandwidth.as_gb_s()),
+                        |c| c.overrides.hbm_gb_per_s, |c, v| c.overrides.hbm_gb_per_s = v)}
+                    {override_view("NVLink per GPU", "nvlink", "GB/s",
+                        |c| format::sig3(state::gpu_of(c).nvlink.as_gb_s()),
+                        |c| c.overrides.nvlink_gb_per_s, |c, v| c.overrides.nvlink_gb_per_s = v)}
+                    {override_view("InfiniBand per GPU", "network", "Gb/s",
+                        |c| {
+                            let g = state::gpu_of(c);
+                            format::sig3(g.network_per_node.as_gb_s() * 8.0 / f64::from(g.gpus_per_node.max(1)))
+                        },
+                        |c| c.overrides.network_gbps_per_gpu, |c, v| c.overrides.network_gbps_per_gpu = v)}
+                    {override_view("GPUs per node", "gpus-per-node", "GPUs",
+                        |c| state::gpu_of(c).gpus_per_node.to_string(),
+                        |c| c.overrides.gpus_per_node.map(f64::from),
+                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                        |c, v| c.overrides.gpus_per_node = v.map(|v| (v.round() as u32).clamp(1, 1024)))}
+                </details>
+                <button
+                    class="reset-all"
+                    type="button"
+                    data-testid="reset-all"
+                    on:click=move |_| controls.set(Controls::default())
+                >"Reset every control"</button>
+            </aside>
+            <section class="results" aria-label="Results">
+                <div class="readout" aria-live="polite">{summary}</div>
+                <div class="cards">{cards}</div>
+            </section>
+        </main>
+    }
+}

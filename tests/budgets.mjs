@@ -1,0 +1,176 @@
+// Measures the explorer's budgets in headless Chromium against the built
+// site (../dist) and prints them as a table:
+//
+//   repaint    slider input -> every chart repainted, p95 over 200 keyboard
+//              moves with "best layout" on (budget 16 ms)
+//   load       navigation start -> first chart drawn (budget 1 s)
+//   memory     wasm memory growth over 5,000 slider moves (budget 2 MB)
+//   size       whole site gzipped (budget from size-budget.json)
+//
+// The page itself records its timings: <body data-draws> counts repaints,
+// data-first-draw-ms is performance.now() when the first repaint ended, and
+// data-last-input-to-draw-ms is the time from the input event's timestamp to
+// the end of the repaint it caused.
+//
+// Exit status: non-zero when a budget is missed by a wide margin (twice the
+// budget), so that noise on a shared machine does not fail the build; the
+// table always shows the exact figures and the plain budget verdict.
+
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { launchOptions, viewport } from './chromium.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dist = join(here, '..', 'dist');
+const port = Number(process.env.BUDGET_PORT || 8092);
+const base = `http://127.0.0.1:${port}`;
+const MOVES = Number(process.env.BUDGET_MOVES || 200);
+const SOAK = Number(process.env.BUDGET_SOAK || 5000);
+
+async function waitForServer(url, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function siteSize() {
+  let total = 0;
+  for (const name of await readdir(dist)) {
+    total += gzipSync(await readFile(join(dist, name)), { level: 9 }).length;
+  }
+  return total / 1024;
+}
+
+const draws = (page) => page.evaluate(() => Number(document.body.dataset.draws || 0));
+
+async function waitForDraw(page, after) {
+  await page.waitForFunction((n) => Number(document.body.dataset.draws || 0) > n, after, {
+    polling: 'raf',
+  });
+}
+
+const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', String(port)], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+let browser;
+const rows = [];
+try {
+  await waitForServer(`${base}/index.html`);
+  browser = await chromium.launch(launchOptions);
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript(() => {
+    addEventListener('TrunkApplicationStarted', (e) => {
+      window.__wasm = e.detail.wasm;
+    });
+  });
+
+  // Load: median of three cold page loads.
+  const loads = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => document.body.dataset.firstDrawMs !== undefined);
+    loads.push(await page.evaluate(() => Number(document.body.dataset.firstDrawMs)));
+    await page.close();
+  }
+  loads.sort((a, b) => a - b);
+  const load = loads[1];
+
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => window.__wasm && Number(document.body.dataset.draws) >= 1);
+  let n = await draws(page);
+  await page.getByTestId('best-switch').check();
+  await waitForDraw(page, n);
+
+  // Repaint: real key presses, alternating between the context-length and
+  // node sliders so that every move changes every chart.
+  const seq = page.getByTestId('seq-slider');
+  const nodes = page.getByTestId('nodes-slider');
+  const latencies = [];
+  const directions = new Map();
+  for (let i = 0; i < MOVES; i++) {
+    const slider = i % 2 === 0 ? seq : nodes;
+    // Sweep each slider back and forth between its ends.
+    const { value, max } = await slider.evaluate((el) => ({ value: Number(el.value), max: Number(el.max) }));
+    const dir = directions.get(slider) ?? 1;
+    const next = value + dir < 0 || value + dir > max ? -dir : dir;
+    directions.set(slider, next);
+    const key = next > 0 ? 'ArrowRight' : 'ArrowLeft';
+    n = await draws(page);
+    await slider.press(key);
+    await waitForDraw(page, n);
+    latencies.push(await page.evaluate(() => Number(document.body.dataset.lastInputToDrawMs)));
+  }
+  latencies.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  const p95 = percentile(latencies, 95);
+
+  // Memory: 5,000 programmatic moves inside the page, each waiting for its
+  // repaint, comparing wasm memory before and after.
+  const memory = await page.evaluate(async (count) => {
+    const bytes = () => window.__wasm.memory.buffer.byteLength;
+    const seqSlider = document.querySelector('[data-testid=seq-slider]');
+    const nodeSlider = document.querySelector('[data-testid=nodes-slider]');
+    const drawn = () => Number(document.body.dataset.draws);
+    const move = async (el, value) => {
+      const before = drawn();
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      while (drawn() === before) await new Promise((r) => setTimeout(r, 0));
+    };
+    // Warm up: one full cycle so first-use allocations are not counted.
+    for (let i = 0; i < 20; i++) await move(i % 2 ? seqSlider : nodeSlider, i % 9);
+    const start = bytes();
+    for (let i = 0; i < count; i++) {
+      await move(i % 2 ? seqSlider : nodeSlider, (i * 7) % 9);
+    }
+    return { start, end: bytes() };
+  }, SOAK);
+  const growthMb = (memory.end - memory.start) / (1024 * 1024);
+
+  const size = await siteSize();
+  const sizeBudget = JSON.parse(await readFile(join(here, 'size-budget.json'), 'utf8'));
+  const sizeLimit = sizeBudget.total_gzip_kb;
+
+  rows.push(['repaint p95 (best layout on)', `${p95.toFixed(2)} ms`, '16 ms', p95 < 16, p95 < 32]);
+  rows.push(['repaint p50 (best layout on)', `${p50.toFixed(2)} ms`, '-', true, true]);
+  rows.push(['page load to first chart', `${load.toFixed(0)} ms`, '1000 ms', load < 1000, load < 2000]);
+  rows.push([
+    `wasm memory growth, ${SOAK} moves`,
+    `${growthMb.toFixed(2)} MB (${(memory.start / 1048576).toFixed(1)} -> ${(memory.end / 1048576).toFixed(1)} MB)`,
+    '2 MB',
+    growthMb <= 2,
+    growthMb <= 4,
+  ]);
+  rows.push(['site size, gzipped', `${size.toFixed(1)} KiB`, `${sizeLimit} KiB`, size <= sizeLimit, size <= sizeLimit]);
+} finally {
+  if (browser) await browser.close();
+  server.kill('SIGTERM');
+}
+
+const widths = [34, 34, 10, 8];
+const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(' ');
+console.log(line(['budget', 'measured', 'limit', 'within']));
+for (const [name, value, limit, ok] of rows) console.log(line([name, value, limit, ok ? 'yes' : 'NO']));
+const failed = rows.filter((r) => !r[4]);
+if (failed.length > 0) {
+  console.error(`budgets missed by a wide margin: ${failed.map((r) => r[0]).join(', ')}`);
+  process.exit(1);
+}
