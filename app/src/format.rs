@@ -75,7 +75,7 @@ pub fn gpus(n: u32) -> String {
 /// An axis tick for a count axis: 1, 8, 64, 512, 4,096.
 #[must_use]
 pub fn count_tick(v: f64) -> String {
-    if v.is_finite() && v >= 0.0 && v < 4e9 {
+    if (0.0..4e9).contains(&v) {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         gpus(v.round() as u32)
     } else {

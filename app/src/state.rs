@@ -235,7 +235,6 @@ pub type Outcome = Result<(Layout, Report), String>;
 /// Evaluates the controls at `nodes` on `gpu`: the chosen layout, or the
 /// best one when the switch is on. Layouts that do not fit are reported as
 /// such, never evaluated silently.
-#[must_use]
 pub fn evaluate_at(c: &Controls, nodes: u32, gpu: &'static str) -> Outcome {
     let scenario = c.scenario_at(nodes, gpu);
     if c.best {
@@ -293,6 +292,7 @@ pub struct Point {
 
 /// A cell of the TP x PP grid.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // 25 cells, built once per repaint
 pub enum Cell {
     /// Fits: the best evaluation of this (TP, PP) pair.
     Ok(Layout, Report),
@@ -596,7 +596,10 @@ mod tests {
         };
         let v = compute(&c);
         let at_256 = v.points.iter().find(|p| p.nodes == 256).expect("swept");
-        let msg = at_256.outcome.as_ref().expect_err("32 sequences on 2048 GPUs");
+        let msg = at_256
+            .outcome
+            .as_ref()
+            .expect_err("32 sequences on 2048 GPUs");
         assert!(msg.contains("global batch 32"), "{msg}");
         let at_4 = v.points.iter().find(|p| p.nodes == 4).expect("swept");
         assert!(at_4.outcome.is_ok());
@@ -655,7 +658,10 @@ mod tests {
         });
         assert!(slow_net.tokens_per_s < base.tokens_per_s);
         assert!(fast_gpu.tokens_per_s > base.tokens_per_s);
-        assert!(fast_gpu.mfu < base.mfu, "MFU is against the overridden peak");
+        assert!(
+            fast_gpu.mfu < base.mfu,
+            "MFU is against the overridden peak"
+        );
     }
 
     #[test]

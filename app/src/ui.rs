@@ -9,7 +9,6 @@ use crate::state::{self, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
@@ -53,6 +52,10 @@ fn dp_name(dp: DataParallel) -> &'static str {
     }
 }
 
+fn report_of(o: &Outcome) -> Option<scalescope_core::evaluate::Report> {
+    o.as_ref().ok().map(|(_, r)| *r)
+}
+
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -69,10 +72,9 @@ fn publish(name: &str, value: &str) {
     }
 }
 
-/// Draws one chart on its canvas, sized to the card, and returns its hover
-/// targets (empty if the canvas is not laid out).
-fn paint(canvas: &web_sys::HtmlCanvasElement, chart: Chart, views: &Views) -> Vec<Hit> {
-    let width = u32::try_from(canvas.client_width()).unwrap_or(0);
+/// Draws one chart on its canvas at `width` CSS pixels and returns its
+/// hover targets (empty if the canvas is not laid out).
+fn paint(canvas: &web_sys::HtmlCanvasElement, width: u32, chart: Chart, views: &Views) -> Vec<Hit> {
     if width == 0 {
         return Vec::new();
     }
@@ -82,7 +84,7 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, chart: Chart, views: &Views) -> Ve
     if canvas.height() != CHART_HEIGHT {
         canvas.set_height(CHART_HEIGHT);
     }
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+    let Some(backend) = charts::canvas::FastCanvas::new(canvas) else {
         return Vec::new();
     };
     charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
@@ -98,6 +100,8 @@ pub fn App() -> impl IntoView {
     let hits: StoredValue<Vec<Vec<Hit>>> = StoredValue::new(vec![Vec::new(); Chart::ALL.len()]);
     let tooltip: RwSignal<Option<(usize, i32, i32, String)>> = RwSignal::new(None);
     let resized = RwSignal::new(0_u32);
+    let widths: StoredValue<Vec<u32>> = StoredValue::new(Vec::new());
+    let measured: StoredValue<Option<u32>> = StoredValue::new(None);
     let canvases: Vec<NodeRef<Canvas>> = Chart::ALL.iter().map(|_| NodeRef::new()).collect();
 
     let on_resize = leptos::ev::resize;
@@ -111,15 +115,38 @@ pub fn App() -> impl IntoView {
         if mounted.iter().any(Option::is_none) {
             return;
         }
+        let t0 = now_ms();
         let views = state::compute(&c);
+        let t1 = now_ms();
+        // Card widths are read only after a resize (or while a card is not
+        // laid out yet): reading them after every input would force the
+        // browser to lay the page out again before drawing.
+        let generation = resized.get_untracked();
+        if measured.get_value() != Some(generation) || widths.with_value(|w| w.contains(&0)) {
+            let fresh: Vec<u32> = mounted
+                .iter()
+                .flatten()
+                .map(|c| u32::try_from(c.client_width()).unwrap_or(0))
+                .collect();
+            widths.set_value(fresh);
+            measured.set_value(Some(generation));
+        }
+        let sizes = widths.get_value();
         let mut all = Vec::with_capacity(Chart::ALL.len());
-        for (chart, canvas) in Chart::ALL.iter().zip(mounted.iter().flatten()) {
-            all.push(paint(canvas, *chart, &views));
+        for ((chart, canvas), width) in Chart::ALL.iter().zip(mounted.iter().flatten()).zip(sizes) {
+            let a = now_ms();
+            all.push(paint(canvas, width, *chart, &views));
+            publish(
+                &format!("data-paint-{}", chart.id()),
+                &format!("{:.2}", now_ms() - a),
+            );
         }
         hits.set_value(all);
         tooltip.set(None);
         readout.set(Some((views.current.clone(), c)));
         let end = now_ms();
+        publish("data-last-compute-ms", &format!("{:.3}", t1 - t0));
+        publish("data-last-paint-ms", &format!("{:.3}", end - t1));
         let n = draws.get_value() + 1;
         draws.set_value(n);
         publish("data-draws", &n.to_string());
@@ -283,15 +310,18 @@ pub fn App() -> impl IntoView {
         }
     };
 
-    let gpu_options: Vec<(&'static str, String)> = GPUS
+    let gpu_options: Vec<(&'static str, String)> =
+        GPUS.iter().map(|g| (g.id, String::from(g.name))).collect();
+    let mut model_options: Vec<(&'static str, String)> = PRESETS
         .iter()
-        .map(|g| (g.id, String::from(g.name)))
+        .map(|p| (p.id, String::from(p.name)))
         .collect();
-    let mut model_options: Vec<(&'static str, String)> =
-        PRESETS.iter().map(|p| (p.id, String::from(p.name))).collect();
     model_options.push(("custom", String::from("Custom model…")));
     let dp_options = vec![
-        ("fsdp", String::from("FSDP, no reshard after forward (paper)")),
+        (
+            "fsdp",
+            String::from("FSDP, no reshard after forward (paper)"),
+        ),
         ("fsdp_full", String::from("FSDP full shard (ZeRO-3)")),
         ("hsdp", String::from("Hybrid sharded (HSDP)")),
         ("zero1", String::from("ZeRO-1")),
@@ -320,9 +350,9 @@ pub fn App() -> impl IntoView {
     let [nodes_slider, seq_slider] = sliders_top;
     let [tp_slider, pp_slider, cp_slider, mb_slider] = sliders_layout;
 
+    let strong = Memo::new(move |_| controls.with(|c| c.scaling == Scaling::Strong));
     let batch_view = move || {
-        let strong = controls.with(|c| c.scaling == Scaling::Strong);
-        if strong {
+        if strong.get() {
             slider_view(Slider {
                 label: "Global batch",
                 testid: "batch",
@@ -371,7 +401,7 @@ pub fn App() -> impl IntoView {
                         data-testid=format!("{testid}-input")
                         aria-label=label
                         placeholder=move || placeholder(&controls.get())
-                        prop:value=move || get(&controls.get()).map(|v| format::sig3(v)).unwrap_or_default()
+                        prop:value=move || get(&controls.get()).map(format::sig3).unwrap_or_default()
                         on:change=move |ev| {
                             mark_input(&ev);
                             let raw = event_target_value(&ev);
@@ -470,33 +500,45 @@ pub fn App() -> impl IntoView {
         })
         .collect_view();
 
-    let summary = move || {
-        readout.get().map(|(outcome, c)| match outcome {
-            Ok((layout, r)) => view! {
-                <dl class="summary" data-testid="summary">
-                    <div><dt>"Throughput"</dt><dd data-testid="out-throughput">{format::si(r.tokens_per_s, "tokens/s")}</dd></div>
-                    <div><dt>"Per GPU"</dt><dd data-testid="out-per-gpu">{format::si(r.tokens_per_s_per_gpu, "tokens/s")}</dd></div>
-                    <div><dt>"MFU"</dt><dd data-testid="out-mfu">{format::pct(r.mfu)}</dd></div>
-                    <div><dt>"Exposed comm"</dt><dd data-testid="out-exposed">{format::pct(r.exposed_comm_fraction)}</dd></div>
-                    <div><dt>"Step"</dt><dd data-testid="out-step">{format::duration(r.step_time_s)}</dd></div>
-                    <div><dt>"Power"</dt><dd data-testid="out-power">{format::si(r.power_w_per_gpu, "W per GPU")}</dd></div>
-                    <div><dt>"Energy"</dt><dd data-testid="out-energy">{format::si(r.tokens_per_joule, "tokens/J")}</dd></div>
-                    <div><dt>"Memory"</dt><dd data-testid="out-memory">{format!("{:.1} GiB per GPU", r.memory_gib_per_gpu)}</dd></div>
-                    <div class="wide">
-                        <dt>{if c.best { "Best layout found" } else { "Layout" }}</dt>
-                        <dd data-testid="out-layout">{format!("{} · {} GPUs · global batch {}", charts::layout_label(&layout), format::gpus(r.gpus), c.global_batch_at(c.nodes))}</dd>
-                    </div>
-                </dl>
-            }
-            .into_any(),
-            Err(reason) => view! {
-                <div class="message" role="alert" data-testid="message">
-                    <strong>{format!("{} GPUs: this setting cannot run. ", format::gpus(c.nodes.saturating_mul(c.gpus_per_node())))}</strong>
-                    {reason}
-                </div>
-            }
-            .into_any(),
-        })
+    // The readout keeps its elements and updates their text: rebuilding
+    // them on every input would churn the DOM and the reactive graph.
+    let value = move |f: fn(&crate::state::Outcome, &Controls) -> Option<String>| {
+        move || {
+            readout.with(|o| {
+                o.as_ref()
+                    .and_then(|(outcome, c)| f(outcome, c))
+                    .unwrap_or_else(|| String::from("–"))
+            })
+        }
+    };
+    let failed = move || readout.with(|o| matches!(o, Some((Err(_), _))));
+    let summary = view! {
+        <dl class="summary" data-testid="summary" class:stale=failed>
+            <div><dt>"Throughput"</dt><dd data-testid="out-throughput">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_s, "tokens/s")))}</dd></div>
+            <div><dt>"Per GPU"</dt><dd data-testid="out-per-gpu">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_s_per_gpu, "tokens/s")))}</dd></div>
+            <div><dt>"MFU"</dt><dd data-testid="out-mfu">{value(|o, _| report_of(o).map(|r| format::pct(r.mfu)))}</dd></div>
+            <div><dt>"Exposed comm"</dt><dd data-testid="out-exposed">{value(|o, _| report_of(o).map(|r| format::pct(r.exposed_comm_fraction)))}</dd></div>
+            <div><dt>"Step"</dt><dd data-testid="out-step">{value(|o, _| report_of(o).map(|r| format::duration(r.step_time_s)))}</dd></div>
+            <div><dt>"Power"</dt><dd data-testid="out-power">{value(|o, _| report_of(o).map(|r| format::si(r.power_w_per_gpu, "W per GPU")))}</dd></div>
+            <div><dt>"Energy"</dt><dd data-testid="out-energy">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_joule, "tokens/J")))}</dd></div>
+            <div><dt>"Memory"</dt><dd data-testid="out-memory">{value(|o, _| report_of(o).map(|r| format!("{:.1} GiB per GPU", r.memory_gib_per_gpu)))}</dd></div>
+            <div class="wide">
+                <dt>{move || if controls.with(|c| c.best) { "Best layout found" } else { "Layout" }}</dt>
+                <dd data-testid="out-layout">{value(|o, c| o.as_ref().ok().map(|(l, r)| format!(
+                    "{} · {} GPUs · global batch {}",
+                    charts::layout_label(l),
+                    format::gpus(r.gpus),
+                    c.global_batch_at(c.nodes)
+                )))}</dd>
+            </div>
+        </dl>
+        <div class="message" role="alert" data-testid="message" hidden=move || !failed()>
+            <strong>{value(|_, c| Some(format!(
+                "{} GPUs: this setting cannot run. ",
+                format::gpus(c.nodes.saturating_mul(c.gpus_per_node()))
+            )))}</strong>
+            {value(|o, _| o.as_ref().err().cloned())}
+        </div>
     };
 
     let extrapolated_note = move || {

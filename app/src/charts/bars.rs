@@ -19,19 +19,41 @@ fn step_segments(b: &Breakdown) -> [Segment; 7] {
         ("SM contention", palette::SKY, b.contention.0),
         ("pipeline bubble", palette::YELLOW, b.bubble.0),
         ("exposed data-parallel comm", palette::VERMILLION, dp.0),
-        ("exposed tensor-parallel comm", palette::PURPLE, b.tp.exposed.0),
+        (
+            "exposed tensor-parallel comm",
+            palette::PURPLE,
+            b.tp.exposed.0,
+        ),
         ("exposed pipeline sends", palette::ORANGE, b.pp.exposed.0),
-        ("exposed context-parallel comm", palette::GREEN, b.cp.exposed.0),
+        (
+            "exposed context-parallel comm",
+            palette::GREEN,
+            b.cp.exposed.0,
+        ),
     ]
 }
 
 fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
-    let dp = b.dp_allgather.overlapped() + b.dp_reduce_scatter.overlapped() + b.dp_allreduce.overlapped();
+    let dp = b.dp_allgather.overlapped()
+        + b.dp_reduce_scatter.overlapped()
+        + b.dp_allreduce.overlapped();
     [
         ("hidden data-parallel comm", palette::VERMILLION, dp.0),
-        ("hidden tensor-parallel comm", palette::PURPLE, b.tp.overlapped().0),
-        ("hidden pipeline sends", palette::ORANGE, b.pp.overlapped().0),
-        ("hidden context-parallel comm", palette::GREEN, b.cp.overlapped().0),
+        (
+            "hidden tensor-parallel comm",
+            palette::PURPLE,
+            b.tp.overlapped().0,
+        ),
+        (
+            "hidden pipeline sends",
+            palette::ORANGE,
+            b.pp.overlapped().0,
+        ),
+        (
+            "hidden context-parallel comm",
+            palette::GREEN,
+            b.cp.overlapped().0,
+        ),
     ]
 }
 
@@ -70,10 +92,16 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         .iter()
         .filter_map(|p| p.outcome.as_ref().ok())
         .map(|(_, r)| r.breakdown.comm_total().0 - r.breakdown.comm_exposed().0)
-        .zip(v.points.iter().filter_map(|p| p.outcome.as_ref().ok()).map(|(_, r)| r.step_time_s))
+        .zip(
+            v.points
+                .iter()
+                .filter_map(|p| p.outcome.as_ref().ok())
+                .map(|(_, r)| r.step_time_s),
+        )
         .map(|(h, s)| h / s.max(1e-12) * 100.0)
         .fold(100.0, f64::max);
-    let mut chart = ChartBuilder::on(root)
+    let (plot, side) = with_legend(root);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(56)
@@ -95,7 +123,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .disable_x_mesh()
         .draw()?;
     let mut hits = Vec::new();
@@ -154,34 +182,49 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         .iter()
         .map(|(n, c, _)| ((*n).to_owned(), *c, 1.0))
         .collect();
-    legend.push((String::from("hidden comm (light bars)"), palette::VERMILLION, 0.45));
-    draw_legend(root, &legend)?;
+    legend.push((
+        String::from("hidden comm (light bars)"),
+        palette::VERMILLION,
+        0.45,
+    ));
+    draw_legend(&side, &legend)?;
     Ok(hits)
 }
 
-fn draw_legend<DB: DrawingBackend>(
+/// Width of the legend column beside a bar chart.
+const LEGEND_WIDTH: u32 = 220;
+
+/// Splits off a legend column on the right when the chart is wide enough;
+/// on narrow screens the legend is drawn over the plot's top right.
+fn with_legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, _) = root.dim_in_pixel();
+    if w >= 3 * LEGEND_WIDTH {
+        root.split_horizontally(w - LEGEND_WIDTH)
+    } else {
+        (root.clone(), root.clone())
+    }
+}
+
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
     items: &[(String, RGBColor, f64)],
 ) -> Res<(), DB> {
-    let (w, _) = root.dim_in_pixel();
-    let x0 = i32::try_from(w).unwrap_or(600) - 226;
-    let y0 = 16;
-    let h = 16 * i32::try_from(items.len()).unwrap_or(0) + 8;
-    root.draw(&Rectangle::new(
-        [(x0 - 6, y0 - 6), (x0 + 214, y0 + h - 6)],
-        WHITE.mix(0.9).filled(),
-    ))?;
-    root.draw(&Rectangle::new(
-        [(x0 - 6, y0 - 6), (x0 + 214, y0 + h - 6)],
-        palette::GREY.stroke_width(1),
-    ))?;
+    let (w, _) = area.dim_in_pixel();
+    let x0 = i32::try_from(w).unwrap_or(600) - i32::try_from(LEGEND_WIDTH).unwrap_or(220) + 12;
+    let y0 = 20;
     for (i, (name, colour, alpha)) in items.iter().enumerate() {
-        let y = y0 + 16 * i32::try_from(i).unwrap_or(0);
-        root.draw(&Rectangle::new(
+        let y = y0 + 17 * i32::try_from(i).unwrap_or(0);
+        area.draw(&Rectangle::new(
             [(x0, y), (x0 + 12, y + 10)],
             colour.mix(*alpha).filled(),
         ))?;
-        root.draw(&Text::new(name.clone(), (x0 + 18, y - 1), (FONT, 12).into_font()))?;
+        area.draw(&Text::new(
+            name.clone(),
+            (x0 + 18, y - 1),
+            (FONT, 12).into_font(),
+        ))?;
     }
     Ok(())
 }
@@ -198,7 +241,11 @@ pub(super) fn generations<DB: DrawingBackend>(
         .iter()
         .map(|g| {
             let short = g.gpu.name.split(" (").next().unwrap_or(g.gpu.name);
-            let short = short.replace(" SXM5", "").replace(" SXM4", "").replace(" SXM2", "").replace(" SXM", "");
+            let short = short
+                .replace(" SXM5", "")
+                .replace(" SXM4", "")
+                .replace(" SXM2", "")
+                .replace(" SXM", "");
             if g.gpu.extrapolated {
                 format!("{short}*")
             } else {
@@ -213,7 +260,8 @@ pub(super) fn generations<DB: DrawingBackend>(
         .map(|(_, r)| r.mfu.max(r.exposed_comm_fraction) * 100.0)
         .fold(50.0, f64::max)
         * 1.15;
-    let mut chart = ChartBuilder::on(root)
+    let (plot, side) = with_legend(root);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(56)
@@ -234,7 +282,7 @@ pub(super) fn generations<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .disable_x_mesh()
         .draw()?;
     let mut hits = Vec::new();
@@ -293,10 +341,14 @@ pub(super) fn generations<DB: DrawingBackend>(
         }
     }
     draw_legend(
-        root,
+        &side,
         &[
             (String::from("MFU"), palette::BLUE, 1.0),
-            (String::from("exposed communication"), palette::VERMILLION, 1.0),
+            (
+                String::from("exposed communication"),
+                palette::VERMILLION,
+                1.0,
+            ),
         ],
     )?;
     Ok(hits)
@@ -309,7 +361,10 @@ pub(super) fn memory<DB: DrawingBackend>(
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
     if v.memory.is_empty() {
-        empty_message(root, "No memory to show: the model or hardware settings are invalid.")?;
+        empty_message(
+            root,
+            "No memory to show: the model or hardware settings are invalid.",
+        )?;
         return Ok(vec![Hit {
             x: 0,
             y: 0,
@@ -325,7 +380,8 @@ pub(super) fn memory<DB: DrawingBackend>(
         .map(|m| gib(m.memory.total()))
         .fold(v.hbm_gib, f64::max)
         * 1.12;
-    let mut chart = ChartBuilder::on(root)
+    let (plot, side) = with_legend(root);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(56)
@@ -347,7 +403,7 @@ pub(super) fn memory<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .disable_x_mesh()
         .draw()?;
     let mut hits = Vec::new();
@@ -374,7 +430,11 @@ pub(super) fn memory<DB: DrawingBackend>(
             "FSDP group of {} GPUs: {:.1} GiB per GPU{}\n",
             format::gpus(m.group),
             total,
-            if total > v.hbm_gib { " (does not fit)" } else { "" }
+            if total > v.hbm_gib {
+                " (does not fit)"
+            } else {
+                ""
+            }
         );
         for (name, _, val) in &parts {
             text.push_str(&format!("{name}: {val:.1} GiB\n"));
@@ -397,7 +457,7 @@ pub(super) fn memory<DB: DrawingBackend>(
         (FONT, 12).into_font().color(&palette::VERMILLION),
     ))?;
     draw_legend(
-        root,
+        &side,
         &[
             (String::from("weights"), palette::BLUE, 1.0),
             (String::from("gradients"), palette::SKY, 1.0),

@@ -20,7 +20,11 @@ pub fn viridis(t: f64) -> RGBColor {
         (122.0, 209.0, 81.0),
         (253.0, 231.0, 37.0),
     ];
-    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let x = t * (STOPS.len() - 1) as f64;
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let i = (x.floor() as usize).min(STOPS.len() - 2);
@@ -64,7 +68,10 @@ pub(super) fn grid<DB: DrawingBackend>(
         let i = x.round();
         if (x - i).abs() < 0.01 && i >= 0.0 {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            labels.get(i as usize).map(ToString::to_string).unwrap_or_default()
+            labels
+                .get(i as usize)
+                .map(ToString::to_string)
+                .unwrap_or_default()
         } else {
             String::new()
         }
@@ -98,7 +105,7 @@ pub(super) fn grid<DB: DrawingBackend>(
                     1.0
                 };
                 let fill = viridis(t);
-                let ink = if t > 0.55 { palette::INK } else { WHITE.into() };
+                let ink = if t > 0.55 { palette::INK } else { WHITE };
                 (
                     fill,
                     format::si(r.tokens_per_s_per_gpu, ""),

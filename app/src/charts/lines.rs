@@ -11,15 +11,36 @@ use scalescope_core::scenario::Layout;
 
 type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Valid sweep points as (GPUs, layout, report).
-fn valid(points: &[Point]) -> Vec<(f64, Layout, Report)> {
+/// Count axes are drawn linear in log2 of the count, labelled with the
+/// count itself: powers of two land on round ticks, and plotters' log
+/// coordinates (much slower to lay out) are not needed.
+fn lx(count: f64) -> f64 {
+    count.max(1.0).log2()
+}
+
+/// The tick label of a log2 axis value: the count, on whole powers only.
+fn count_label(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-6 {
+        format::count_tick(x.round().exp2())
+    } else {
+        String::new()
+    }
+}
+
+/// The tick label of a log10 axis value: the value with an SI prefix.
+fn log10_label(y: f64) -> String {
+    format::si(10f64.powf(y), "")
+}
+
+/// Valid sweep points as (log2 GPUs, GPUs, layout, report).
+fn valid(points: &[Point]) -> Vec<(f64, u32, Layout, Report)> {
     points
         .iter()
         .filter_map(|p| {
             p.outcome
                 .as_ref()
                 .ok()
-                .map(|(l, r)| (f64::from(p.gpus), *l, *r))
+                .map(|(l, r)| (lx(f64::from(p.gpus)), p.gpus, *l, *r))
         })
         .collect()
 }
@@ -27,11 +48,13 @@ fn valid(points: &[Point]) -> Vec<(f64, Layout, Report)> {
 fn gpu_range(points: &[Point]) -> core::ops::Range<f64> {
     let lo = points.iter().map(|p| p.gpus).min().unwrap_or(1).max(1);
     let hi = points.iter().map(|p| p.gpus).max().unwrap_or(8).max(lo * 2);
-    f64::from(lo) / 1.4..f64::from(hi) * 1.4
+    lx(f64::from(lo)) - 0.5..lx(f64::from(hi)) + 0.5
 }
 
 fn current_gpus(v: &Views) -> f64 {
-    f64::from(v.controls.nodes.saturating_mul(v.controls.gpus_per_node()))
+    lx(f64::from(
+        v.controls.nodes.saturating_mul(v.controls.gpus_per_node()),
+    ))
 }
 
 /// Why each invalid point has no value, drawn as a grey cross near the x axis.
@@ -43,7 +66,7 @@ fn invalid_marks<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<Value
     let mut hits = Vec::new();
     for p in points {
         if let Err(reason) = &p.outcome {
-            let at = (f64::from(p.gpus), y);
+            let at = (lx(f64::from(p.gpus)), y);
             chart.draw_series(core::iter::once(Cross::new(
                 at,
                 5,
@@ -93,64 +116,72 @@ pub(super) fn throughput<DB: DrawingBackend>(
 ) -> Res<Vec<Hit>, DB> {
     let pts = valid(&v.points);
     let xr = gpu_range(&v.points);
-    let Some(&(g0, _, r0)) = pts.first() else {
+    let Some(&(_, g0, _, r0)) = pts.first() else {
         frame_only(root, &xr, "tokens/s (whole cluster)")?;
         return no_points(root, v);
     };
-    let per_gpu0 = r0.tokens_per_s / g0;
-    let ideal = |g: f64| per_gpu0 * g;
+    let per_gpu0 = r0.tokens_per_s / f64::from(g0);
+    // The y axis is log10 tokens/s; ideal linear scaling at log2 GPUs `x`.
+    let ly = |t: f64| t.max(1e-9).log10();
+    let ideal = |x: f64| ly(per_gpu0 * x.exp2());
     let ymax = pts
         .iter()
-        .map(|p| p.2.tokens_per_s)
+        .map(|p| ly(p.3.tokens_per_s))
         .fold(ideal(xr.end), f64::max);
-    let ymin = pts.iter().map(|p| p.2.tokens_per_s).fold(f64::MAX, f64::min) / 2.0;
+    let ymin = pts
+        .iter()
+        .map(|p| ly(p.3.tokens_per_s))
+        .fold(f64::MAX, f64::min)
+        - 0.3;
     let mut chart = ChartBuilder::on(root)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(66)
-        .build_cartesian_2d(xr.clone().log_scale(), (ymin..ymax * 1.3).log_scale())?;
+        .build_cartesian_2d(xr.clone(), ymin..ymax + 0.1)?;
     chart
         .configure_mesh()
         .x_desc("GPUs")
         .y_desc("tokens/s (whole cluster)")
-        .x_label_formatter(&|x| format::count_tick(*x))
-        .y_label_formatter(&|y| format::si(*y, ""))
+        .x_label_formatter(&|x| count_label(*x))
+        .y_label_formatter(&|y| log10_label(*y))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .draw()?;
     let g = current_gpus(v);
-    current_line(&mut chart, g, ymin, ymax * 1.3)?;
+    current_line(&mut chart, g, ymin, ymax + 0.1)?;
     chart
         .draw_series(LineSeries::new(
             [xr.start, xr.end].map(|x| (x, ideal(x))),
             palette::GREY.stroke_width(2),
         ))?
         .label("ideal linear scaling")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::GREY.stroke_width(2)));
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::GREY.stroke_width(2))
+        });
     chart
         .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.2.tokens_per_s)),
+            pts.iter().map(|p| (p.0, ly(p.3.tokens_per_s))),
             palette::BLUE.stroke_width(3),
         ))?
         .label("model")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3)));
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3))
+        });
     let mut hits = Vec::new();
-    for (gp, l, r) in &pts {
-        let at = (*gp, r.tokens_per_s);
-        let size = if (*gp - g).abs() < 0.5 { 7 } else { 4 };
-        chart.draw_series(core::iter::once(Circle::new(at, size, palette::BLUE.filled())))?;
+    for (gx, gp, l, r) in &pts {
+        let at = (*gx, ly(r.tokens_per_s));
+        chart.draw_series(core::iter::once(Circle::new(at, 4, palette::BLUE.filled())))?;
         let (x, y) = chart.backend_coord(&at);
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let mut text = point_text(*gp as u32, r, l);
+        let mut text = point_text(*gp, r, l);
         text.push_str(&format!(
             "\n{} of ideal",
-            format::pct(r.tokens_per_s / ideal(*gp))
+            format::pct(r.tokens_per_s / (per_gpu0 * f64::from(*gp)))
         ));
         hits.push(Hit { x, y, text });
     }
-    current_ring(&mut chart, &pts, g, |r| r.tokens_per_s)?;
-    hits.extend(invalid_marks(&mut chart, &v.points, ymin * 1.05)?);
+    current_ring(&mut chart, &pts, g, |r| ly(r.tokens_per_s))?;
+    hits.extend(invalid_marks(&mut chart, &v.points, ymin + 0.05)?);
     legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     Ok(hits)
 }
@@ -158,13 +189,13 @@ pub(super) fn throughput<DB: DrawingBackend>(
 /// Outlines the current setting's point.
 fn current_ring<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
-    pts: &[(f64, Layout, Report)],
+    pts: &[(f64, u32, Layout, Report)],
     g: f64,
     y: impl Fn(&Report) -> f64,
 ) -> Res<(), DB> {
-    if let Some(p) = pts.iter().find(|p| (p.0 - g).abs() < 0.5) {
+    if let Some(p) = pts.iter().find(|p| (p.0 - g).abs() < 1e-9) {
         chart.draw_series(core::iter::once(Circle::new(
-            (p.0, y(&p.2)),
+            (p.0, y(&p.3)),
             11,
             palette::INK.stroke_width(2),
         )))?;
@@ -181,14 +212,14 @@ fn frame_only<DB: DrawingBackend>(
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(66)
-        .build_cartesian_2d(xr.clone().log_scale(), 0.0..1.0)?;
+        .build_cartesian_2d(xr.clone(), 0.0..1.0)?;
     chart
         .configure_mesh()
         .x_desc("GPUs")
         .y_desc(y_desc)
-        .x_label_formatter(&|x| format::count_tick(*x))
+        .x_label_formatter(&|x| count_label(*x))
         .label_style((FONT, 12))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .draw()?;
     Ok(())
 }
@@ -199,7 +230,11 @@ fn no_points<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, v: &Views) -> Re
         .as_ref()
         .err()
         .cloned()
-        .or_else(|| v.points.iter().find_map(|p| p.outcome.as_ref().err().cloned()))
+        .or_else(|| {
+            v.points
+                .iter()
+                .find_map(|p| p.outcome.as_ref().err().cloned())
+        })
         .unwrap_or_default();
     empty_message(root, &format!("No point of this sweep can run: {reason}"))?;
     let (w, h) = root.dim_in_pixel();
@@ -221,24 +256,28 @@ pub(super) fn per_gpu<DB: DrawingBackend>(
         frame_only(root, &xr, "tokens/s per GPU")?;
         return no_points(root, v);
     }
-    let ymax = pts.iter().map(|p| p.2.tokens_per_s_per_gpu).fold(0.0, f64::max) * 1.25;
-    let mfu_max = (pts.iter().map(|p| p.2.mfu).fold(0.0, f64::max) * 125.0).max(10.0);
+    let ymax = pts
+        .iter()
+        .map(|p| p.3.tokens_per_s_per_gpu)
+        .fold(0.0, f64::max)
+        * 1.25;
+    let mfu_max = (pts.iter().map(|p| p.3.mfu).fold(0.0, f64::max) * 125.0).max(10.0);
     let mut chart = ChartBuilder::on(root)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(66)
         .right_y_label_area_size(56)
-        .build_cartesian_2d(xr.clone().log_scale(), 0.0..ymax)?
-        .set_secondary_coord(xr.clone().log_scale(), 0.0..mfu_max);
+        .build_cartesian_2d(xr.clone(), 0.0..ymax)?
+        .set_secondary_coord(xr.clone(), 0.0..mfu_max);
     chart
         .configure_mesh()
         .x_desc("GPUs")
         .y_desc("tokens/s per GPU")
-        .x_label_formatter(&|x| format::count_tick(*x))
+        .x_label_formatter(&|x| count_label(*x))
         .y_label_formatter(&|y| format::si(*y, ""))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .draw()?;
     chart
         .configure_secondary_axes()
@@ -251,32 +290,36 @@ pub(super) fn per_gpu<DB: DrawingBackend>(
     current_line(&mut chart, g, 0.0, ymax)?;
     chart
         .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.2.tokens_per_s_per_gpu)),
+            pts.iter().map(|p| (p.0, p.3.tokens_per_s_per_gpu)),
             palette::BLUE.stroke_width(3),
         ))?
         .label("tokens/s per GPU")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3)));
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3))
+        });
     chart
         .draw_secondary_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.2.mfu * 100.0)),
+            pts.iter().map(|p| (p.0, p.3.mfu * 100.0)),
             palette::VERMILLION.stroke_width(3),
         ))?
         .label("MFU")
         .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::VERMILLION.stroke_width(3))
+            PathElement::new(
+                vec![(x, y), (x + 18, y)],
+                palette::VERMILLION.stroke_width(3),
+            )
         });
     let mut hits = Vec::new();
-    for (gp, l, r) in &pts {
-        let a = (*gp, r.tokens_per_s_per_gpu);
+    for (gx, gp, l, r) in &pts {
+        let a = (*gx, r.tokens_per_s_per_gpu);
         chart.draw_series(core::iter::once(Circle::new(a, 4, palette::BLUE.filled())))?;
-        let b = (*gp, r.mfu * 100.0);
+        let b = (*gx, r.mfu * 100.0);
         chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
             b,
             5,
             palette::VERMILLION.filled(),
         )))?;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let text = point_text(*gp as u32, r, l);
+        let text = point_text(*gp, r, l);
         let (x, y) = chart.backend_coord(&a);
         hits.push(Hit {
             x,
@@ -305,23 +348,23 @@ pub(super) fn power<DB: DrawingBackend>(
     }
     let tdp = crate::state::gpu_of(&v.controls).tdp.0;
     let w_max = tdp * 1.15;
-    let tpj_max = pts.iter().map(|p| p.2.tokens_per_joule).fold(0.0, f64::max) * 1.25;
+    let tpj_max = pts.iter().map(|p| p.3.tokens_per_joule).fold(0.0, f64::max) * 1.25;
     let mut chart = ChartBuilder::on(root)
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(66)
         .right_y_label_area_size(56)
-        .build_cartesian_2d(xr.clone().log_scale(), 0.0..w_max)?
-        .set_secondary_coord(xr.clone().log_scale(), 0.0..tpj_max.max(1e-9));
+        .build_cartesian_2d(xr.clone(), 0.0..w_max)?
+        .set_secondary_coord(xr.clone(), 0.0..tpj_max.max(1e-9));
     chart
         .configure_mesh()
         .x_desc("GPUs")
         .y_desc("power per GPU (W)")
-        .x_label_formatter(&|x| format::count_tick(*x))
+        .x_label_formatter(&|x| count_label(*x))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .draw()?;
     chart
         .configure_secondary_axes()
@@ -338,30 +381,37 @@ pub(super) fn power<DB: DrawingBackend>(
     )))?;
     chart
         .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.2.power_w_per_gpu)),
+            pts.iter().map(|p| (p.0, p.3.power_w_per_gpu)),
             palette::ORANGE.stroke_width(3),
         ))?
-        .label("power per GPU (TDP dotted grey)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::ORANGE.stroke_width(3)));
+        .label("power per GPU (grey line: TDP)")
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::ORANGE.stroke_width(3))
+        });
     chart
         .draw_secondary_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.2.tokens_per_joule)),
+            pts.iter().map(|p| (p.0, p.3.tokens_per_joule)),
             palette::GREEN.stroke_width(3),
         ))?
         .label("tokens per joule")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], palette::GREEN.stroke_width(3)));
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], palette::GREEN.stroke_width(3))
+        });
     let mut hits = Vec::new();
-    for (gp, l, r) in &pts {
-        let a = (*gp, r.power_w_per_gpu);
-        chart.draw_series(core::iter::once(Circle::new(a, 4, palette::ORANGE.filled())))?;
-        let b = (*gp, r.tokens_per_joule);
+    for (gx, gp, l, r) in &pts {
+        let a = (*gx, r.power_w_per_gpu);
+        chart.draw_series(core::iter::once(Circle::new(
+            a,
+            4,
+            palette::ORANGE.filled(),
+        )))?;
+        let b = (*gx, r.tokens_per_joule);
         chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
             b,
             5,
             palette::GREEN.filled(),
         )))?;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let text = point_text(*gp as u32, r, l);
+        let text = point_text(*gp, r, l);
         let (x, y) = chart.backend_coord(&a);
         hits.push(Hit {
             x,
@@ -385,7 +435,7 @@ pub(super) fn collectives<DB: DrawingBackend>(
     let c = &v.collectives;
     let lo = c.first().map_or(1, |b| b.nodes).max(1);
     let hi = c.last().map_or(256, |b| b.nodes).max(lo * 2);
-    let xr = f64::from(lo) / 1.4..f64::from(hi) * 1.4;
+    let xr = lx(f64::from(lo)) - 0.5..lx(f64::from(hi)) + 0.5;
     let ymax = c
         .iter()
         .map(|b| b.allgather.max(b.allreduce))
@@ -395,20 +445,25 @@ pub(super) fn collectives<DB: DrawingBackend>(
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(66)
-        .build_cartesian_2d(xr.clone().log_scale(), 0.0..ymax)?;
+        .build_cartesian_2d(xr.clone(), 0.0..ymax)?;
     chart
         .configure_mesh()
         .x_desc("nodes")
         .y_desc("bus bandwidth (GB/s)")
-        .x_label_formatter(&|x| format::count_tick(*x))
+        .x_label_formatter(&|x| count_label(*x))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .draw()?;
-    let n = f64::from(v.controls.nodes);
+    let n = lx(f64::from(v.controls.nodes));
     current_line(&mut chart, n, 0.0, ymax)?;
-    let series: [(&str, RGBColor, fn(&crate::state::BusBandwidth) -> f64); 2] = [
+    type Series = (
+        &'static str,
+        RGBColor,
+        fn(&crate::state::BusBandwidth) -> f64,
+    );
+    let series: [Series; 2] = [
         ("AllReduce (ring or tree)", palette::BLUE, |b| b.allreduce),
         ("AllGather (ring)", palette::VERMILLION, |b| b.allgather),
     ];
@@ -416,13 +471,15 @@ pub(super) fn collectives<DB: DrawingBackend>(
     for (name, colour, f) in series {
         chart
             .draw_series(LineSeries::new(
-                c.iter().map(|b| (f64::from(b.nodes), f(b))),
+                c.iter().map(|b| (lx(f64::from(b.nodes)), f(b))),
                 colour.stroke_width(3),
             ))?
             .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
+            });
         for b in c {
-            let at = (f64::from(b.nodes), f(b));
+            let at = (lx(f64::from(b.nodes)), f(b));
             let size = if b.nodes == v.controls.nodes { 7 } else { 4 };
             chart.draw_series(core::iter::once(Circle::new(at, size, colour.filled())))?;
             let (x, y) = chart.backend_coord(&at);

@@ -3,6 +3,7 @@
 //! serves the canvas and any other backend.
 
 mod bars;
+pub mod canvas;
 mod grid;
 mod lines;
 
@@ -186,7 +187,7 @@ pub(crate) fn point_text(
     layout: &Layout,
 ) -> String {
     format!(
-        "{} GPUs\n{} · {} per GPU\nMFU {} · exposed comm {}\n{} per GPU · {}\nstep {} · {}\n{}",
+        "{} GPUs\n{} · {} per GPU\nMFU {} · exposed comm {}\n{} per GPU · {}\nstep {} · {:.1} GiB per GPU\n{}",
         format::gpus(gpus),
         format::si(r.tokens_per_s, "tokens/s"),
         format::si(r.tokens_per_s_per_gpu, "tokens/s"),
@@ -195,7 +196,7 @@ pub(crate) fn point_text(
         format::si(r.power_w_per_gpu, "W"),
         format::si(r.tokens_per_joule, "tokens/J"),
         format::duration(r.step_time_s),
-        format!("{:.1} GiB per GPU", r.memory_gib_per_gpu),
+        r.memory_gib_per_gpu,
         layout_label(layout)
     )
 }
