@@ -18,13 +18,14 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt clippy clippy-wasm cargo-test nostd dist size e2e screenshot docs clean
+        fmt clippy clippy-wasm cargo-test nostd dist size e2e budgets screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
 	@echo "make test        install test tools, then fmt, clippy, cargo test, no_std build,"
-	@echo "                 trunk build, size report and the browser tests"
+	@echo "                 trunk build, size report, budgets and the browser tests"
 	@echo "make dist        trunk build --release into dist/"
+	@echo "make budgets     repaint/load/memory/size budgets of dist/ in headless Chromium"
 	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
 	@echo "make docs        regenerate docs/calibration.md and docs/findings.md from the model"
 	@echo "make versions    show installed tool versions"
@@ -49,7 +50,7 @@ serve: build-tools
 
 # Order matters (.NOTPARALLEL keeps it): cheap checks first, browser tests last,
 # so the run ends with the test runner's own summary line.
-test: test-tools fmt clippy clippy-wasm cargo-test nostd dist size e2e
+test: test-tools fmt clippy clippy-wasm cargo-test nostd dist size budgets e2e
 
 fmt:
 	cargo fmt --all --check
@@ -77,6 +78,12 @@ dist:
 
 size:
 	node tests/size-report.mjs
+
+# Repaint, load, memory and size budgets in headless Chromium (prints a table;
+# fails only when a budget is missed by a wide margin).
+budgets:
+	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }
+	cd tests && node budgets.mjs
 
 e2e:
 	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }

@@ -6,6 +6,38 @@ export interface PageProblems {
   pageErrors: string[];
 }
 
+/** The eight charts, by their data-testid suffix. */
+export const CHARTS = [
+  'throughput',
+  'per-gpu',
+  'breakdown',
+  'power',
+  'grid',
+  'generations',
+  'collectives',
+  'memory',
+] as const;
+export type ChartId = (typeof CHARTS)[number];
+
+/** The readout fields, by their data-testid suffix. */
+export const READOUTS = [
+  'throughput',
+  'per-gpu',
+  'mfu',
+  'exposed',
+  'step',
+  'power',
+  'energy',
+  'memory',
+  'layout',
+] as const;
+
+/** What the page shows at one moment: every chart's pixels and every readout. */
+export interface PageState {
+  charts: Record<string, string>;
+  readouts: Record<string, string>;
+}
+
 /**
  * Page object for the ScaleScope explorer. Tests talk to the page through
  * data-testid hooks and accessible names only, so the markup may change freely
@@ -32,35 +64,44 @@ export class ScaleScopePage {
     });
   }
 
-  /** The chart canvas. */
-  get chart(): Locator {
-    return this.page.getByTestId('chart');
+  chart(id: ChartId): Locator {
+    return this.page.getByTestId(`chart-${id}`);
   }
 
-  /** The "Nodes" range input. */
-  get nodesSlider(): Locator {
-    return this.page.getByTestId('nodes-slider');
+  slider(id: string): Locator {
+    return this.page.getByTestId(`${id}-slider`);
   }
 
-  /** The readout that shows the current node count. */
-  get nodesValue(): Locator {
-    return this.page.getByTestId('nodes-value');
+  value(id: string): Locator {
+    return this.page.getByTestId(`${id}-value`);
   }
 
-  /** Open the app and wait until the chart has been drawn. */
+  readout(id: string): Locator {
+    return this.page.getByTestId(`out-${id}`);
+  }
+
+  get message(): Locator {
+    return this.page.getByTestId('message');
+  }
+
+  /** How many times the app has repainted its charts. */
+  async draws(): Promise<number> {
+    return this.page.evaluate(() => Number(document.body.dataset.draws || 0));
+  }
+
+  /** Open the app and wait until every chart has been drawn. */
   async goto(path = '/'): Promise<void> {
     await this.page.goto(path);
-    await expect(this.chart).toBeVisible();
-    await this.waitForChartDrawn();
+    await expect.poll(() => this.draws(), { message: 'first repaint' }).toBeGreaterThan(0);
+    for (const id of CHARTS) await this.waitForChartDrawn(this.chart(id));
   }
 
   /**
    * Pixel statistics of a canvas: how many pixels are not fully transparent and
    * how many distinct colours there are (capped at 65). The canvas is copied to
-   * a throw-away canvas first, so the page's own canvas is never read back
-   * (Chromium warns about repeated getImageData calls on one canvas).
+   * a throw-away canvas first, so the page's own canvas is never read back.
    */
-  async pixelStats(canvas: Locator = this.chart): Promise<{ painted: number; colours: number }> {
+  async pixelStats(canvas: Locator): Promise<{ painted: number; colours: number }> {
     return canvas.evaluate((el) => {
       const src = el as HTMLCanvasElement;
       if (src.width === 0 || src.height === 0) return { painted: 0, colours: 0 };
@@ -83,56 +124,51 @@ export class ScaleScopePage {
     });
   }
 
-  /** Number of pixels of the canvas that are not fully transparent. */
-  async paintedPixels(canvas: Locator = this.chart): Promise<number> {
-    return (await this.pixelStats(canvas)).painted;
-  }
-
-  /** Distinct colours on the canvas (a blank or flat-filled canvas has at most 1). */
-  async distinctColours(canvas: Locator = this.chart): Promise<number> {
-    return (await this.pixelStats(canvas)).colours;
-  }
-
   /** Wait until the canvas holds a real drawing: painted, with several colours. */
-  async waitForChartDrawn(canvas: Locator = this.chart): Promise<void> {
+  async waitForChartDrawn(canvas: Locator): Promise<void> {
     await expect
       .poll(
         async () => {
           const { painted, colours } = await this.pixelStats(canvas);
-          return painted > 0 && colours > 2;
+          return painted > 1000 && colours > 2;
         },
         { message: 'chart canvas should be drawn' },
       )
       .toBe(true);
   }
 
-  /** The canvas pixels as a data: URL, for before/after comparisons. */
-  async chartSnapshot(canvas: Locator = this.chart): Promise<string> {
-    return canvas.evaluate((el) => (el as HTMLCanvasElement).toDataURL('image/png'));
+  /** Every chart's pixels (as PNG data URLs) and every readout's text. */
+  async state(): Promise<PageState> {
+    return this.page.evaluate(
+      ({ charts, readouts }) => {
+        const c: Record<string, string> = {};
+        for (const id of charts) {
+          const el = document.querySelector(`[data-testid=chart-${id}]`) as HTMLCanvasElement;
+          c[id] = el.toDataURL('image/png');
+        }
+        const r: Record<string, string> = {};
+        for (const id of readouts) {
+          r[id] = document.querySelector(`[data-testid=out-${id}]`)?.textContent ?? '';
+        }
+        return { charts: c, readouts: r };
+      },
+      { charts: [...CHARTS], readouts: [...READOUTS] },
+    );
   }
 
-  /** Wait until the chart differs from an earlier snapshot. */
-  async waitForChartChange(before: string, canvas: Locator = this.chart): Promise<string> {
-    await expect
-      .poll(() => this.chartSnapshot(canvas), { message: 'chart should be redrawn' })
-      .not.toBe(before);
-    return this.chartSnapshot(canvas);
+  /** Names of the charts and readouts that differ between two states. */
+  static changed(a: PageState, b: PageState): { charts: string[]; readouts: string[] } {
+    return {
+      charts: Object.keys(a.charts).filter((k) => a.charts[k] !== b.charts[k]),
+      readouts: Object.keys(a.readouts).filter((k) => a.readouts[k] !== b.readouts[k]),
+    };
   }
 
-  /** Current node count as shown in the readout. */
-  async nodes(): Promise<number> {
-    return Number((await this.nodesValue.textContent())?.trim());
-  }
-
-  /** Set the node slider to a value the way a script or assistive tech would. */
-  async setNodes(value: number): Promise<void> {
-    await this.nodesSlider.fill(String(value));
-  }
-
-  /** Press keys on the focused node slider, as a keyboard user would. */
-  async pressOnNodes(...keys: string[]): Promise<void> {
-    await this.nodesSlider.focus();
-    for (const key of keys) await this.nodesSlider.press(key);
+  /** Run `act` and wait for the repaint it causes. */
+  async repaintAfter(act: () => Promise<void>): Promise<void> {
+    const before = await this.draws();
+    await act();
+    await expect.poll(() => this.draws(), { message: 'repaint after input' }).toBeGreaterThan(before);
   }
 
   /** Requests whose URL left this machine (anything but 127.0.0.1, data: and blob:). */
