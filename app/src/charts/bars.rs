@@ -100,7 +100,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         )
         .map(|(h, s)| h / s.max(1e-12) * 100.0)
         .fold(100.0, f64::max);
-    let (plot, side) = with_legend(root);
+    let (plot, side) = with_legend(root, 8);
     let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
@@ -192,18 +192,18 @@ pub(super) fn breakdown<DB: DrawingBackend>(
 }
 
 /// Width of the legend column beside a bar chart.
-const LEGEND_WIDTH: u32 = 220;
-
-/// Splits off a legend column on the right when the chart is wide enough;
-/// on narrow screens the legend is drawn over the plot's top right.
+/// Splits off the legend: a column on the right when the chart is wide
+/// enough, otherwise a strip under the plot with two items per row.
 fn with_legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    items: usize,
 ) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
-    let (w, _) = root.dim_in_pixel();
+    let (w, h) = root.dim_in_pixel();
     if w >= 3 * LEGEND_WIDTH {
         root.split_horizontally(w - LEGEND_WIDTH)
     } else {
-        (root.clone(), root.clone())
+        let rows = u32::try_from(items.div_ceil(2)).unwrap_or(4);
+        root.split_vertically(h.saturating_sub(rows * 17 + 8))
     }
 }
 
@@ -212,10 +212,15 @@ fn draw_legend<DB: DrawingBackend>(
     items: &[(String, RGBColor, f64)],
 ) -> Res<(), DB> {
     let (w, _) = area.dim_in_pixel();
-    let x0 = i32::try_from(w).unwrap_or(600) - i32::try_from(LEGEND_WIDTH).unwrap_or(220) + 12;
-    let y0 = 20;
+    let beside = w <= LEGEND_WIDTH;
+    let half = i32::try_from(w / 2).unwrap_or(200);
     for (i, (name, colour, alpha)) in items.iter().enumerate() {
-        let y = y0 + 17 * i32::try_from(i).unwrap_or(0);
+        let i = i32::try_from(i).unwrap_or(0);
+        let (x0, y) = if beside {
+            (12, 20 + 17 * i)
+        } else {
+            (12 + (i % 2) * half, 4 + 17 * (i / 2))
+        };
         area.draw(&Rectangle::new(
             [(x0, y), (x0 + 12, y + 10)],
             colour.mix(*alpha).filled(),
@@ -228,6 +233,9 @@ fn draw_legend<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// Width of the legend column beside a bar chart.
+const LEGEND_WIDTH: u32 = 220;
 
 /// Chart 6: each GPU generation at the current node count: MFU and exposed
 /// communication share side by side.
@@ -260,7 +268,7 @@ pub(super) fn generations<DB: DrawingBackend>(
         .map(|(_, r)| r.mfu.max(r.exposed_comm_fraction) * 100.0)
         .fold(50.0, f64::max)
         * 1.15;
-    let (plot, side) = with_legend(root);
+    let (plot, side) = with_legend(root, 2);
     let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
@@ -380,7 +388,7 @@ pub(super) fn memory<DB: DrawingBackend>(
         .map(|m| gib(m.memory.total()))
         .fold(v.hbm_gib, f64::max)
         * 1.12;
-    let (plot, side) = with_legend(root);
+    let (plot, side) = with_legend(root, 6);
     let mut chart = ChartBuilder::on(&plot)
         .margin(10)
         .x_label_area_size(40)
