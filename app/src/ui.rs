@@ -8,6 +8,8 @@ use crate::format;
 use crate::state::{self, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES};
 use leptos::html::Canvas;
 use leptos::prelude::*;
+use leptos::wasm_bindgen::closure::Closure;
+use leptos::wasm_bindgen::JsCast;
 use plotters::prelude::IntoDrawingArea;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
@@ -74,7 +76,15 @@ fn publish(name: &str, value: &str) {
 
 /// Draws one chart on its canvas at `width` CSS pixels and returns its
 /// hover targets (empty if the canvas is not laid out).
-fn paint(canvas: &web_sys::HtmlCanvasElement, width: u32, chart: Chart, views: &Views) -> Vec<Hit> {
+fn paint(
+    canvas: &web_sys::HtmlCanvasElement,
+    width: u32,
+    chart: Chart,
+    views: &Views,
+    draw: u32,
+) -> Vec<Hit> {
+    // Which repaint this canvas shows (tests wait for it after scrolling).
+    let _ = canvas.set_attribute("data-painted", &draw.to_string());
     if width == 0 {
         return Vec::new();
     }
@@ -95,6 +105,9 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, width: u32, chart: Chart, views: &
 pub fn App() -> impl IntoView {
     let controls = RwSignal::new(Controls::default());
     let readout: RwSignal<Option<(Outcome, Controls)>> = RwSignal::new(None);
+    // The last setting that could run: the readout keeps showing it (greyed)
+    // while the current one cannot.
+    let last_good: RwSignal<Option<(Outcome, Controls)>> = RwSignal::new(None);
     let last_input = StoredValue::new(0.0_f64);
     let draws = StoredValue::new(0_u32);
     let hits: StoredValue<Vec<Vec<Hit>>> = StoredValue::new(vec![Vec::new(); Chart::ALL.len()]);
@@ -103,6 +116,66 @@ pub fn App() -> impl IntoView {
     let widths: StoredValue<Vec<u32>> = StoredValue::new(Vec::new());
     let measured: StoredValue<Option<u32>> = StoredValue::new(None);
     let canvases: Vec<NodeRef<Canvas>> = Chart::ALL.iter().map(|_| NodeRef::new()).collect();
+    let visible: StoredValue<Vec<bool>> = StoredValue::new(vec![true; Chart::ALL.len()]);
+    let stale: StoredValue<Vec<bool>> = StoredValue::new(vec![false; Chart::ALL.len()]);
+    let latest: StoredValue<Option<Views>> = StoredValue::new(None);
+
+    // Which charts are on screen (with a margin, so a chart is painted just
+    // before it scrolls in). A stale chart coming into view is painted from
+    // the latest views at once.
+    let observed = canvases.clone();
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let elements: Vec<_> = observed.iter().map(NodeRef::get).collect();
+        if elements.iter().any(Option::is_none) {
+            return false;
+        }
+        let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            for entry in entries.iter() {
+                let entry: web_sys::IntersectionObserverEntry = entry.unchecked_into();
+                let target = entry.target();
+                let Some(i) = target
+                    .get_attribute("data-chart-index")
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|&i| i < Chart::ALL.len())
+                else {
+                    continue;
+                };
+                let on = entry.is_intersecting();
+                visible.update_value(|v| v[i] = on);
+                if on && stale.with_value(|s| s[i]) {
+                    let canvas: web_sys::HtmlCanvasElement = target.unchecked_into();
+                    let width = widths.with_value(|w| w.get(i).copied().unwrap_or(0));
+                    let found = latest.with_value(|v| {
+                        v.as_ref()
+                            .map(|v| paint(&canvas, width, Chart::ALL[i], v, draws.get_value()))
+                    });
+                    if let Some(found) = found {
+                        hits.update_value(|h| h[i] = found);
+                        stale.update_value(|s| s[i] = false);
+                    }
+                }
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("300px 0px");
+        let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
+            on_change.as_ref().unchecked_ref(),
+            &options,
+        ) else {
+            // Without an observer every chart stays marked visible and is
+            // painted on every input.
+            return true;
+        };
+        // The observer lives as long as the page.
+        on_change.forget();
+        for el in elements.iter().flatten() {
+            observer.observe(el);
+        }
+        true
+    });
 
     let on_resize = leptos::ev::resize;
     let _ = window_event_listener(on_resize, move |_| resized.update(|n| *n += 1));
@@ -115,6 +188,7 @@ pub fn App() -> impl IntoView {
         if mounted.iter().any(Option::is_none) {
             return;
         }
+        let n = draws.get_value() + 1;
         let t0 = now_ms();
         let views = state::compute(&c);
         let t1 = now_ms();
@@ -131,23 +205,32 @@ pub fn App() -> impl IntoView {
             widths.set_value(fresh);
             measured.set_value(Some(generation));
         }
+        // Charts on screen (or about to scroll in) are painted now; the
+        // others are marked stale and painted when they come into view.
         let sizes = widths.get_value();
-        let mut all = Vec::with_capacity(Chart::ALL.len());
-        for ((chart, canvas), width) in Chart::ALL.iter().zip(mounted.iter().flatten()).zip(sizes) {
-            let a = now_ms();
-            all.push(paint(canvas, width, *chart, &views));
-            publish(
-                &format!("data-paint-{}", chart.id()),
-                &format!("{:.2}", now_ms() - a),
-            );
+        let on_screen = visible.get_value();
+        let mut painted = 0_u32;
+        for (i, (canvas, width)) in mounted.iter().flatten().zip(sizes).enumerate() {
+            if on_screen.get(i).copied().unwrap_or(true) {
+                let found = paint(canvas, width, Chart::ALL[i], &views, n);
+                hits.update_value(|h| h[i] = found);
+                stale.update_value(|s| s[i] = false);
+                painted += 1;
+            } else {
+                hits.update_value(|h| h[i].clear());
+                stale.update_value(|s| s[i] = true);
+            }
         }
-        hits.set_value(all);
+        publish("data-last-painted", &painted.to_string());
         tooltip.set(None);
+        if views.current.is_ok() {
+            last_good.set(Some((views.current.clone(), c.clone())));
+        }
         readout.set(Some((views.current.clone(), c)));
+        latest.set_value(Some(views));
         let end = now_ms();
         publish("data-last-compute-ms", &format!("{:.3}", t1 - t0));
         publish("data-last-paint-ms", &format!("{:.3}", end - t1));
-        let n = draws.get_value() + 1;
         draws.set_value(n);
         publish("data-draws", &n.to_string());
         if n == 1 {
@@ -470,6 +553,7 @@ pub fn App() -> impl IntoView {
                     <div class="plot">
                         <canvas
                             data-testid=format!("chart-{}", chart.id())
+                            data-chart-index=i.to_string()
                             role="img"
                             aria-label=chart.title()
                             height=CHART_HEIGHT.to_string()
@@ -502,15 +586,19 @@ pub fn App() -> impl IntoView {
 
     // The readout keeps its elements and updates their text: rebuilding
     // them on every input would churn the DOM and the reactive graph.
-    let value = move |f: fn(&crate::state::Outcome, &Controls) -> Option<String>| {
-        move || {
-            readout.with(|o| {
-                o.as_ref()
-                    .and_then(|(outcome, c)| f(outcome, c))
-                    .unwrap_or_else(|| String::from("–"))
-            })
-        }
-    };
+    let text_of =
+        move |source: RwSignal<Option<(Outcome, Controls)>>,
+              f: fn(&crate::state::Outcome, &Controls) -> Option<String>| {
+            move || {
+                source.with(|o| {
+                    o.as_ref()
+                        .and_then(|(outcome, c)| f(outcome, c))
+                        .unwrap_or_else(|| String::from("–"))
+                })
+            }
+        };
+    let value = move |f: fn(&Outcome, &Controls) -> Option<String>| text_of(last_good, f);
+    let current = move |f: fn(&Outcome, &Controls) -> Option<String>| text_of(readout, f);
     let failed = move || readout.with(|o| matches!(o, Some((Err(_), _))));
     let summary = view! {
         <dl class="summary" data-testid="summary" class:stale=failed>
@@ -523,7 +611,13 @@ pub fn App() -> impl IntoView {
             <div><dt>"Energy"</dt><dd data-testid="out-energy">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_joule, "tokens/J")))}</dd></div>
             <div><dt>"Memory"</dt><dd data-testid="out-memory">{value(|o, _| report_of(o).map(|r| format!("{:.1} GiB per GPU", r.memory_gib_per_gpu)))}</dd></div>
             <div class="wide">
-                <dt>{move || if controls.with(|c| c.best) { "Best layout found" } else { "Layout" }}</dt>
+                <dt>{move || if failed() {
+                    "Last setting that ran (shown greyed)"
+                } else if controls.with(|c| c.best) {
+                    "Best layout found"
+                } else {
+                    "Layout"
+                }}</dt>
                 <dd data-testid="out-layout">{value(|o, c| o.as_ref().ok().map(|(l, r)| format!(
                     "{} · {} GPUs · global batch {}",
                     charts::layout_label(l),
@@ -533,11 +627,11 @@ pub fn App() -> impl IntoView {
             </div>
         </dl>
         <div class="message" role="alert" data-testid="message" hidden=move || !failed()>
-            <strong>{value(|_, c| Some(format!(
+            <strong>{current(|_, c| Some(format!(
                 "{} GPUs: this setting cannot run. ",
                 format::gpus(c.nodes.saturating_mul(c.gpus_per_node()))
             )))}</strong>
-            {value(|o, _| o.as_ref().err().cloned())}
+            {current(|o, _| o.as_ref().err().cloned())}
         </div>
     };
 

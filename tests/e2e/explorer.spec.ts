@@ -150,7 +150,10 @@ test.describe('explorer', () => {
     await app.repaintAfter(async () => app.slider('tp').press('End'));
     await expect(app.message).toBeVisible();
     await expect(app.message).toContainText('tensor parallel 64 does not divide the 32 attention heads');
-    await expect(app.readout('mfu')).toHaveText('–');
+    // The readout keeps the last setting that ran, greyed.
+    await expect(page.getByTestId('summary')).toHaveClass(/stale/);
+    await expect(app.readout('mfu')).toHaveText(before.readouts.mfu);
+    await expect(page.getByText('Last setting that ran')).toBeVisible();
     // Every chart is still drawn: invalid points are marked, not blanked.
     for (const id of CHARTS) await app.waitForChartDrawn(app.chart(id));
     const text = await page.locator('body').innerText();
@@ -169,6 +172,7 @@ test.describe('explorer', () => {
     // Back to a valid setting: the message goes and the readout returns.
     await app.repaintAfter(async () => page.getByTestId('reset-all').click());
     await expect(app.message).toBeHidden();
+    await expect(page.getByTestId('summary')).not.toHaveClass(/stale/);
     const after = await app.state();
     expect(after.readouts).toEqual(before.readouts);
     app.expectNoProblems();

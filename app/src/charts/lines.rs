@@ -224,6 +224,8 @@ fn frame_only<DB: DrawingBackend>(
         .x_desc("GPUs")
         .y_desc(y_desc)
         .x_label_formatter(&|x| count_label(*x))
+        .y_labels(0)
+        .disable_y_mesh()
         .label_style((FONT, 12))
         .max_light_lines(0)
         .draw()?;

@@ -137,8 +137,18 @@ export class ScaleScopePage {
       .toBe(true);
   }
 
-  /** Every chart's pixels (as PNG data URLs) and every readout's text. */
+  /**
+   * Every chart's pixels (as PNG data URLs) and every readout's text. Charts
+   * off screen are painted when they scroll into view, so each is scrolled to
+   * and awaited until it shows the latest repaint.
+   */
   async state(): Promise<PageState> {
+    const latest = String(await this.draws());
+    for (const id of CHARTS) {
+      const chart = this.chart(id);
+      await chart.scrollIntoViewIfNeeded();
+      await expect(chart, `${id} shows the latest repaint`).toHaveAttribute('data-painted', latest);
+    }
     return this.page.evaluate(
       ({ charts, readouts }) => {
         const c: Record<string, string> = {};
