@@ -100,6 +100,23 @@ fn paint(
     charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
 }
 
+/// The small button beside a control that puts it back to its default.
+fn reset_button(
+    label: &'static str,
+    title: &'static str,
+    reset: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button
+            class="reset"
+            type="button"
+            aria-label=format!("Reset {label}")
+            title=title
+            on:click=move |_| reset()
+        >"↺"</button>
+    }
+}
+
 /// The whole explorer page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -337,13 +354,7 @@ pub fn App() -> impl IntoView {
                             }
                         }
                     />
-                    <button
-                        class="reset"
-                        type="button"
-                        aria-label=format!("Reset {label}")
-                        title="Reset to default"
-                        on:click=move |_| controls.update(|c| set(c, default))
-                    >"↺"</button>
+                    {reset_button(label, "Reset to default", move || controls.update(|c| set(c, default)))}
                 </div>
             </div>
         }
@@ -381,13 +392,7 @@ pub fn App() -> impl IntoView {
                             })
                             .collect_view()}
                     </select>
-                    <button
-                        class="reset"
-                        type="button"
-                        aria-label=format!("Reset {label}")
-                        title="Reset to default"
-                        on:click=move |_| controls.update(|c| set(c, default))
-                    >"↺"</button>
+                    {reset_button(label, "Reset to default", move || controls.update(|c| set(c, default)))}
                 </div>
             </div>
         }
@@ -492,13 +497,7 @@ pub fn App() -> impl IntoView {
                             controls.update(|c| set(c, v.map(|v| v.min(1e6))));
                         }
                     />
-                    <button
-                        class="reset"
-                        type="button"
-                        aria-label=format!("Reset {label}")
-                        title="Back to the datasheet value"
-                        on:click=move |_| controls.update(|c| set(c, None))
-                    >"↺"</button>
+                    {reset_button(label, "Back to the datasheet value", move || controls.update(|c| set(c, None)))}
                 </div>
             </div>
         }

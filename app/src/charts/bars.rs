@@ -3,6 +3,7 @@
 use super::{empty_message, layout_label, palette, Hit, FONT};
 use crate::format;
 use crate::state::Views;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use scalescope_core::evaluate::Breakdown;
@@ -57,6 +58,45 @@ fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
     ]
 }
 
+/// A chart with one category per bar group along x (labels centred under
+/// integers) and a linear y axis from 0 to `y_max` with whole-number ticks.
+fn category_chart<'a, DB: DrawingBackend + 'a>(
+    plot: &DrawingArea<DB, Shift>,
+    labels: &[String],
+    x_desc: &str,
+    y_desc: &str,
+    y_max: f64,
+) -> Res<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, DB> {
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(plot)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..y_max)?;
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 0.01 && i >= 0.0 {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            labels.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .max_light_lines(0)
+        .disable_x_mesh()
+        .draw()?;
+    Ok(chart)
+}
+
 fn stacked<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     x0: f64,
@@ -85,7 +125,6 @@ pub(super) fn breakdown<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
-    let n = v.points.len();
     let labels: Vec<String> = v.points.iter().map(|p| format::gpus(p.gpus)).collect();
     let hidden_max = v
         .points
@@ -101,31 +140,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         .map(|(h, s)| h / s.max(1e-12) * 100.0)
         .fold(100.0, f64::max);
     let (plot, side) = with_legend(root, 8);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..hidden_max * 1.02)?;
-    chart
-        .configure_mesh()
-        .x_desc("GPUs")
-        .y_desc("% of step time")
-        .x_labels(n)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .max_light_lines(0)
-        .disable_x_mesh()
-        .draw()?;
+    let mut chart = category_chart(&plot, &labels, "GPUs", "% of step time", hidden_max * 1.02)?;
     let mut hits = Vec::new();
     let current = v.controls.nodes;
     for (i, p) in v.points.iter().enumerate() {
@@ -243,7 +258,6 @@ pub(super) fn generations<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
-    let n = v.generations.len();
     let labels: Vec<String> = v
         .generations
         .iter()
@@ -269,30 +283,13 @@ pub(super) fn generations<DB: DrawingBackend>(
         .fold(50.0, f64::max)
         * 1.15;
     let (plot, side) = with_legend(root, 2);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..ymax)?;
-    chart
-        .configure_mesh()
-        .y_desc("% (MFU; exposed comm share of step)")
-        .x_labels(n)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .max_light_lines(0)
-        .disable_x_mesh()
-        .draw()?;
+    let mut chart = category_chart(
+        &plot,
+        &labels,
+        "",
+        "% (MFU; exposed comm share of step)",
+        ymax,
+    )?;
     let mut hits = Vec::new();
     for (i, g) in v.generations.iter().enumerate() {
         let x = i as f64;
@@ -389,31 +386,13 @@ pub(super) fn memory<DB: DrawingBackend>(
         .fold(v.hbm_gib, f64::max)
         * 1.12;
     let (plot, side) = with_legend(root, 6);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..ymax)?;
-    chart
-        .configure_mesh()
-        .x_desc("data-parallel (FSDP) group size, GPUs")
-        .y_desc("GiB per GPU")
-        .x_labels(n)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .max_light_lines(0)
-        .disable_x_mesh()
-        .draw()?;
+    let mut chart = category_chart(
+        &plot,
+        &labels,
+        "data-parallel (FSDP) group size, GPUs",
+        "GiB per GPU",
+        ymax,
+    )?;
     let mut hits = Vec::new();
     let current = v.current.as_ref().ok().map(|(_, r)| r.dp);
     for (i, m) in v.memory.iter().enumerate() {

@@ -253,188 +253,155 @@ fn no_points<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, v: &Views) -> Re
     }])
 }
 
+/// One side of a two-axis chart: what it plots and how it is labelled.
+struct Side {
+    name: &'static str,
+    desc: &'static str,
+    colour: RGBColor,
+    value: fn(&Report) -> f64,
+    max: f64,
+    tick: fn(f64) -> String,
+}
+
+/// A chart against GPUs with a left and a right axis, markers on both lines,
+/// the current point ringed, invalid points crossed, and an optional
+/// horizontal grey line at a value of the left axis.
+fn dual_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    v: &Views,
+    left: &Side,
+    right: &Side,
+    reference: Option<f64>,
+) -> Res<Vec<Hit>, DB> {
+    let pts = valid(&v.points);
+    let xr = gpu_range(&v.points);
+    if pts.is_empty() {
+        frame_only(root, &xr, left.desc)?;
+        return no_points(root, v);
+    }
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(66)
+        .right_y_label_area_size(56)
+        .build_cartesian_2d(xr.clone(), 0.0..left.max.max(1e-9))?
+        .set_secondary_coord(xr.clone(), 0.0..right.max.max(1e-9));
+    chart
+        .configure_mesh()
+        .x_desc("GPUs")
+        .y_desc(left.desc)
+        .x_label_formatter(&|x| count_label(*x))
+        .y_label_formatter(&|y| (left.tick)(*y))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .max_light_lines(0)
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc(right.desc)
+        .y_label_formatter(&|y| (right.tick)(*y))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    let g = current_gpus(v);
+    current_line(&mut chart, g, 0.0, left.max)?;
+    if let Some(at) = reference {
+        chart.draw_series(core::iter::once(PathElement::new(
+            vec![(xr.start, at), (xr.end, at)],
+            palette::GREY.stroke_width(1),
+        )))?;
+    }
+    let (lc, rc) = (left.colour, right.colour);
+    chart
+        .draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, (left.value)(&p.3))),
+            lc.stroke_width(3),
+        ))?
+        .label(left.name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], lc.stroke_width(3)));
+    chart
+        .draw_secondary_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, (right.value)(&p.3))),
+            rc.stroke_width(3),
+        ))?
+        .label(right.name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], rc.stroke_width(3)));
+    let mut hits = Vec::new();
+    for (gx, gp, l, r) in &pts {
+        let a = (*gx, (left.value)(r));
+        chart.draw_series(core::iter::once(Circle::new(a, 4, lc.filled())))?;
+        let b = (*gx, (right.value)(r));
+        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(b, 5, rc.filled())))?;
+        let text = point_text(*gp, r, l);
+        let (x, y) = chart.backend_coord(&a);
+        hits.push(Hit {
+            x,
+            y,
+            text: text.clone(),
+        });
+        let (x, y) = chart.borrow_secondary().backend_coord(&b);
+        hits.push(Hit { x, y, text });
+    }
+    current_ring(&mut chart, &pts, g, left.value)?;
+    hits.extend(invalid_marks(&mut chart, &v.points, left.max * 0.02)?);
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    Ok(hits)
+}
+
+fn largest(v: &Views, f: fn(&Report) -> f64) -> f64 {
+    valid(&v.points).iter().map(|p| f(&p.3)).fold(0.0, f64::max)
+}
+
 /// Chart 2: per-GPU tokens/s (left axis) and MFU (right axis).
 pub(super) fn per_gpu<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
-    let pts = valid(&v.points);
-    let xr = gpu_range(&v.points);
-    if pts.is_empty() {
-        frame_only(root, &xr, "tokens/s per GPU")?;
-        return no_points(root, v);
-    }
-    let ymax = pts
-        .iter()
-        .map(|p| p.3.tokens_per_s_per_gpu)
-        .fold(0.0, f64::max)
-        * 1.25;
+    let left = Side {
+        name: "tokens/s per GPU",
+        desc: "tokens/s per GPU",
+        colour: palette::BLUE,
+        value: |r| r.tokens_per_s_per_gpu,
+        max: largest(v, |r| r.tokens_per_s_per_gpu) * 1.25,
+        tick: |y| format::si(y, ""),
+    };
     // MFU against the whole of peak (0 to 100 %): per-GPU throughput is
     // proportional to MFU, so on matched axes the two lines would coincide.
-    let mfu_max = 100.0;
-    let mut chart = ChartBuilder::on(root)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(66)
-        .right_y_label_area_size(56)
-        .build_cartesian_2d(xr.clone(), 0.0..ymax)?
-        .set_secondary_coord(xr.clone(), 0.0..mfu_max);
-    chart
-        .configure_mesh()
-        .x_desc("GPUs")
-        .y_desc("tokens/s per GPU")
-        .x_label_formatter(&|x| count_label(*x))
-        .y_label_formatter(&|y| format::si(*y, ""))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .max_light_lines(0)
-        .draw()?;
-    chart
-        .configure_secondary_axes()
-        .y_desc("MFU (%)")
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .draw()?;
-    let g = current_gpus(v);
-    current_line(&mut chart, g, 0.0, ymax)?;
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.3.tokens_per_s_per_gpu)),
-            palette::BLUE.stroke_width(3),
-        ))?
-        .label("tokens/s per GPU")
-        .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3))
-        });
-    chart
-        .draw_secondary_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.3.mfu * 100.0)),
-            palette::VERMILLION.stroke_width(3),
-        ))?
-        .label("MFU")
-        .legend(|(x, y)| {
-            PathElement::new(
-                vec![(x, y), (x + 18, y)],
-                palette::VERMILLION.stroke_width(3),
-            )
-        });
-    let mut hits = Vec::new();
-    for (gx, gp, l, r) in &pts {
-        let a = (*gx, r.tokens_per_s_per_gpu);
-        chart.draw_series(core::iter::once(Circle::new(a, 4, palette::BLUE.filled())))?;
-        let b = (*gx, r.mfu * 100.0);
-        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
-            b,
-            5,
-            palette::VERMILLION.filled(),
-        )))?;
-        let text = point_text(*gp, r, l);
-        let (x, y) = chart.backend_coord(&a);
-        hits.push(Hit {
-            x,
-            y,
-            text: text.clone(),
-        });
-        let (x, y) = chart.borrow_secondary().backend_coord(&b);
-        hits.push(Hit { x, y, text });
-    }
-    current_ring(&mut chart, &pts, g, |r| r.tokens_per_s_per_gpu)?;
-    hits.extend(invalid_marks(&mut chart, &v.points, ymax * 0.02)?);
-    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-    Ok(hits)
+    let right = Side {
+        name: "MFU",
+        desc: "MFU (%)",
+        colour: palette::VERMILLION,
+        value: |r| r.mfu * 100.0,
+        max: 100.0,
+        tick: |y| format!("{y:.0}"),
+    };
+    dual_axis(root, v, &left, &right, None)
 }
 
-/// Chart 4: power per GPU (left) and tokens per joule (right).
+/// Chart 4: power per GPU (left, with the TDP as a grey line) and tokens
+/// per joule (right).
 pub(super) fn power<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
-    let pts = valid(&v.points);
-    let xr = gpu_range(&v.points);
-    if pts.is_empty() {
-        frame_only(root, &xr, "power per GPU (W)")?;
-        return no_points(root, v);
-    }
     let tdp = crate::state::gpu_of(&v.controls).tdp.0;
-    let w_max = tdp * 1.15;
-    let tpj_max = pts.iter().map(|p| p.3.tokens_per_joule).fold(0.0, f64::max) * 1.25;
-    let mut chart = ChartBuilder::on(root)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(66)
-        .right_y_label_area_size(56)
-        .build_cartesian_2d(xr.clone(), 0.0..w_max)?
-        .set_secondary_coord(xr.clone(), 0.0..tpj_max.max(1e-9));
-    chart
-        .configure_mesh()
-        .x_desc("GPUs")
-        .y_desc("power per GPU (W)")
-        .x_label_formatter(&|x| count_label(*x))
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .max_light_lines(0)
-        .draw()?;
-    chart
-        .configure_secondary_axes()
-        .y_desc("tokens per joule")
-        .y_label_formatter(&|y| format::sig3(*y))
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .draw()?;
-    let g = current_gpus(v);
-    current_line(&mut chart, g, 0.0, w_max)?;
-    chart.draw_series(core::iter::once(PathElement::new(
-        vec![(xr.start, tdp), (xr.end, tdp)],
-        palette::GREY.stroke_width(1),
-    )))?;
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.3.power_w_per_gpu)),
-            palette::ORANGE.stroke_width(3),
-        ))?
-        .label("power per GPU (grey line: TDP)")
-        .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::ORANGE.stroke_width(3))
-        });
-    chart
-        .draw_secondary_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, p.3.tokens_per_joule)),
-            palette::GREEN.stroke_width(3),
-        ))?
-        .label("tokens per joule")
-        .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::GREEN.stroke_width(3))
-        });
-    let mut hits = Vec::new();
-    for (gx, gp, l, r) in &pts {
-        let a = (*gx, r.power_w_per_gpu);
-        chart.draw_series(core::iter::once(Circle::new(
-            a,
-            4,
-            palette::ORANGE.filled(),
-        )))?;
-        let b = (*gx, r.tokens_per_joule);
-        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(
-            b,
-            5,
-            palette::GREEN.filled(),
-        )))?;
-        let text = point_text(*gp, r, l);
-        let (x, y) = chart.backend_coord(&a);
-        hits.push(Hit {
-            x,
-            y,
-            text: text.clone(),
-        });
-        let (x, y) = chart.borrow_secondary().backend_coord(&b);
-        hits.push(Hit { x, y, text });
-    }
-    current_ring(&mut chart, &pts, g, |r| r.power_w_per_gpu)?;
-    hits.extend(invalid_marks(&mut chart, &v.points, w_max * 0.02)?);
-    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-    Ok(hits)
+    let left = Side {
+        name: "power per GPU (grey line: TDP)",
+        desc: "power per GPU (W)",
+        colour: palette::ORANGE,
+        value: |r| r.power_w_per_gpu,
+        max: tdp * 1.15,
+        tick: |y| format!("{y:.0}"),
+    };
+    let right = Side {
+        name: "tokens per joule",
+        desc: "tokens per joule",
+        colour: palette::GREEN,
+        value: |r| r.tokens_per_joule,
+        max: largest(v, |r| r.tokens_per_joule) * 1.25,
+        tick: format::sig3,
+    };
+    dual_axis(root, v, &left, &right, Some(tdp))
 }
 
 /// Chart 7: AllGather and AllReduce bus bandwidth against nodes.
