@@ -97,6 +97,41 @@ fn category_chart<'a, DB: DrawingBackend + 'a>(
     Ok(chart)
 }
 
+/// Marks a bar group that cannot run: a grey cross and a short reason above
+/// it (the hover text has the whole message). Returns the cross's pixel.
+fn cannot_run<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x: f64,
+    y: f64,
+    reason: &str,
+) -> Res<(i32, i32), DB> {
+    chart.draw_series(core::iter::once(Cross::new(
+        (x, y),
+        6,
+        palette::GREY.stroke_width(2),
+    )))?;
+    let short = if reason.starts_with("out of memory") || reason.starts_with("no layout fits") {
+        "out of memory"
+    } else {
+        "cannot run"
+    };
+    let (px, py) = chart.backend_coord(&(x, y));
+    chart.draw_series(core::iter::once(
+        EmptyElement::at((x, y))
+            + Text::new(
+                short,
+                (0, -10),
+                (FONT, 11).into_font().color(&palette::GREY).pos(
+                    plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Center,
+                        plotters::style::text_anchor::VPos::Bottom,
+                    ),
+                ),
+            ),
+    ))?;
+    Ok((px, py))
+}
+
 fn stacked<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     x0: f64,
@@ -178,12 +213,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
                 hits.push(Hit { x: px, y: py, text });
             }
             Err(reason) => {
-                chart.draw_series(core::iter::once(Cross::new(
-                    (x, 4.0),
-                    6,
-                    palette::GREY.stroke_width(2),
-                )))?;
-                let (px, py) = chart.backend_coord(&(x, 4.0));
+                let (px, py) = cannot_run(&mut chart, x, 4.0, reason)?;
                 hits.push(Hit {
                     x: px,
                     y: py,
@@ -331,12 +361,7 @@ pub(super) fn generations<DB: DrawingBackend>(
                 hits.push(Hit { x: px, y: py, text });
             }
             Err(reason) => {
-                chart.draw_series(core::iter::once(Cross::new(
-                    (x, ymax * 0.04),
-                    6,
-                    palette::GREY.stroke_width(2),
-                )))?;
-                let (px, py) = chart.backend_coord(&(x, ymax * 0.04));
+                let (px, py) = cannot_run(&mut chart, x, ymax * 0.04, reason)?;
                 hits.push(Hit {
                     x: px,
                     y: py,
