@@ -8,5 +8,6 @@ pub mod charts;
 pub mod format;
 pub mod state;
 pub mod ui;
+pub mod url;
 
 pub use ui::App;

@@ -100,6 +100,24 @@ fn paint(
     charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
 }
 
+/// Replaces the page's URL with one that encodes `c` (no new history entry).
+fn write_url(c: &Controls) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let query = crate::url::to_query(c);
+    let path = w.location().pathname().unwrap_or_default();
+    let target = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = w.history() {
+        let _ =
+            history.replace_state_with_url(&leptos::wasm_bindgen::JsValue::NULL, "", Some(&target));
+    }
+}
+
 /// The small button beside a control that puts it back to its default.
 fn reset_button(
     label: &'static str,
@@ -120,7 +138,15 @@ fn reset_button(
 /// The whole explorer page.
 #[component]
 pub fn App() -> impl IntoView {
-    let controls = RwSignal::new(Controls::default());
+    // The URL's query string is the starting state (a shared link); what it
+    // could not use is listed in a notice.
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let (start, url_notices) = crate::url::from_query(&search);
+    let controls = RwSignal::new(start);
+    let notices = RwSignal::new(url_notices);
+    let url_pending = StoredValue::new(false);
     let readout: RwSignal<Option<(Outcome, Controls)>> = RwSignal::new(None);
     // The last setting that could run: the readout keeps showing it (greyed)
     // while the current one cannot.
@@ -206,6 +232,19 @@ pub fn App() -> impl IntoView {
             return;
         }
         let n = draws.get_value() + 1;
+        // Keep the URL in step with the controls, so a copied link
+        // reproduces this view. At most one write per 250 ms: browsers
+        // throttle (and warn about) rapid history updates while dragging.
+        if !url_pending.get_value() {
+            url_pending.set_value(true);
+            set_timeout(
+                move || {
+                    url_pending.set_value(false);
+                    write_url(&controls.get_untracked());
+                },
+                std::time::Duration::from_millis(250),
+            );
+        }
         let t0 = now_ms();
         let views = state::compute(&c);
         let t1 = now_ms();
@@ -821,6 +860,17 @@ pub fn App() -> impl IntoView {
                 >"Reset every control"</button>
             </aside>
             <section class="results" aria-label="Results">
+                <Show when=move || notices.with(|n| !n.is_empty())>
+                    <div class="notice" role="status" data-testid="url-notice">
+                        <strong>"Some of this link's settings were not used: "</strong>
+                        <ul>
+                            {move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                        </ul>
+                        <button type="button" class="reset" on:click=move |_| notices.set(Vec::new())>
+                            "Dismiss"
+                        </button>
+                    </div>
+                </Show>
                 <div class="readout" aria-live="polite">{summary}</div>
                 <div class="cards">{cards}</div>
             </section>

@@ -1,0 +1,440 @@
+//! The controls in the URL query string, so that a copied link reproduces
+//! the exact view. Only fields that differ from the defaults are written.
+//! Reading never fails: unknown or malformed parameters are ignored and
+//! values out of range are clamped, each with a notice saying so.
+
+use crate::state::{Controls, Overrides, Scaling, DEGREES, MAX_NODES, SEQ_RANGE};
+use scalescope_core::hardware::GPUS;
+use scalescope_core::model::{Mlp, PRESETS};
+use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
+
+fn dp_key(dp: DataParallel) -> &'static str {
+    match dp {
+        DataParallel::Ddp => "ddp",
+        DataParallel::Zero1 => "zero1",
+        DataParallel::Fsdp => "fsdp",
+        DataParallel::FsdpFull => "fsdp_full",
+        DataParallel::Hsdp => "hsdp",
+    }
+}
+
+fn schedule_key(s: Schedule) -> &'static str {
+    match s {
+        Schedule::Gpipe => "gpipe",
+        Schedule::OneFOneB => "1f1b",
+        Schedule::Interleaved => "interleaved",
+    }
+}
+
+fn recompute_key(r: Recompute) -> &'static str {
+    match r {
+        Recompute::None => "none",
+        Recompute::Selective => "selective",
+        Recompute::Full => "full",
+    }
+}
+
+fn precision_key(p: Precision) -> &'static str {
+    match p {
+        Precision::Bf16 => "bf16",
+        Precision::Fp16 => "fp16",
+        Precision::Fp8 => "fp8",
+    }
+}
+
+/// Encodes the controls as a query string (without the leading `?`).
+#[must_use]
+pub fn to_query(c: &Controls) -> String {
+    let d = Controls::default();
+    let mut out: Vec<(&str, String)> = Vec::new();
+    let mut put = |k: &'static str, v: String, default: String| {
+        if v != default {
+            out.push((k, v));
+        }
+    };
+    put("gpu", c.gpu.into(), d.gpu.into());
+    put("nodes", c.nodes.to_string(), d.nodes.to_string());
+    put("model", c.model.into(), d.model.into());
+    if c.model == "custom" {
+        let m = c.custom;
+        for (k, v) in [
+            ("layers", m.layers),
+            ("hidden", m.hidden),
+            ("heads", m.heads),
+            ("kv", m.kv_heads),
+            ("ffn", m.ffn),
+            ("vocab", m.vocab),
+        ] {
+            out.push((k, v.to_string()));
+        }
+        out.push((
+            "mlp",
+            String::from(if m.mlp == Mlp::Gelu { "gelu" } else { "swiglu" }),
+        ));
+    }
+    let mut put = |k: &'static str, v: String, default: String| {
+        if v != default {
+            out.push((k, v));
+        }
+    };
+    put("seq", c.seq_len.to_string(), d.seq_len.to_string());
+    put("tp", c.tp.to_string(), d.tp.to_string());
+    put("pp", c.pp.to_string(), d.pp.to_string());
+    put("cp", c.cp.to_string(), d.cp.to_string());
+    put("dp", dp_key(c.dp).into(), dp_key(d.dp).into());
+    put("sp", bool_key(c.sp).into(), bool_key(d.sp).into());
+    put(
+        "schedule",
+        schedule_key(c.schedule).into(),
+        schedule_key(d.schedule).into(),
+    );
+    put(
+        "scaling",
+        scaling_key(c.scaling).into(),
+        scaling_key(d.scaling).into(),
+    );
+    put(
+        "local",
+        c.local_batch.to_string(),
+        d.local_batch.to_string(),
+    );
+    put(
+        "global",
+        c.global_batch.to_string(),
+        d.global_batch.to_string(),
+    );
+    put("mb", c.micro_batch.to_string(), d.micro_batch.to_string());
+    put(
+        "recompute",
+        recompute_key(c.recompute).into(),
+        recompute_key(d.recompute).into(),
+    );
+    put(
+        "precision",
+        precision_key(c.precision).into(),
+        precision_key(d.precision).into(),
+    );
+    put("best", bool_key(c.best).into(), bool_key(d.best).into());
+    let o = c.overrides;
+    for (k, v) in [
+        ("peak", o.peak_tflops),
+        ("hbm", o.hbm_gb_per_s),
+        ("nvlink", o.nvlink_gb_per_s),
+        ("net", o.network_gbps_per_gpu),
+        ("gpn", o.gpus_per_node.map(f64::from)),
+    ] {
+        if let Some(v) = v {
+            out.push((k, trim_float(v)));
+        }
+    }
+    out.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn bool_key(b: bool) -> &'static str {
+    if b {
+        "1"
+    } else {
+        "0"
+    }
+}
+
+fn scaling_key(s: Scaling) -> &'static str {
+    match s {
+        Scaling::Weak => "weak",
+        Scaling::Strong => "strong",
+    }
+}
+
+fn trim_float(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_owned()
+}
+
+/// Decodes `%xx` and `+` (only ASCII is meaningful in these parameters).
+fn unescape(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = core::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                if let Ok(v) = u8::from_str_radix(hex, 16) {
+                    out.push(v);
+                    i += 2;
+                } else {
+                    out.push(b'%');
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Reads controls from a query string (with or without the leading `?`),
+/// starting from the defaults. Returns the controls and one notice per
+/// parameter that was ignored or clamped.
+#[must_use]
+pub fn from_query(query: &str) -> (Controls, Vec<String>) {
+    let mut c = Controls::default();
+    let mut notices = Vec::new();
+    let query = query.strip_prefix('?').unwrap_or(query);
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = unescape(raw_key);
+        let value = unescape(raw_value);
+        let shown = |v: &str| -> String { v.chars().take(40).collect() };
+        let ignored = |why: &str| format!("ignored `{}={}`: {why}", shown(&key), shown(&value));
+        let num = |v: &str| v.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        // Integers are clamped into [lo, hi]; the notice says so.
+        let int = |field: &mut u32, lo: u32, hi: u32, notices: &mut Vec<String>| match num(&value) {
+            Some(x) => {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let clamped = x.round().clamp(f64::from(lo), f64::from(hi)) as u32;
+                if (x - f64::from(clamped)).abs() > 1e-9 {
+                    notices.push(format!(
+                        "`{}={}` is out of range ({lo} to {hi}): using {clamped}",
+                        shown(&key),
+                        shown(&value)
+                    ));
+                }
+                *field = clamped;
+                true
+            }
+            None => false,
+        };
+        let ok = match key.as_str() {
+            "gpu" => match GPUS.iter().find(|g| g.id == value) {
+                Some(g) => {
+                    c.gpu = g.id;
+                    true
+                }
+                None => false,
+            },
+            "model" => {
+                if value == "custom" {
+                    c.model = "custom";
+                    true
+                } else if let Some(p) = PRESETS.iter().find(|p| p.id == value) {
+                    c.model = p.id;
+                    true
+                } else {
+                    false
+                }
+            }
+            "nodes" => int(&mut c.nodes, 1, MAX_NODES, &mut notices),
+            "seq" => int(
+                &mut c.seq_len,
+                SEQ_RANGE.0 / 4,
+                SEQ_RANGE.1 * 8,
+                &mut notices,
+            ),
+            "tp" => int(&mut c.tp, 1, DEGREES[DEGREES.len() - 1], &mut notices),
+            "pp" => int(&mut c.pp, 1, 256, &mut notices),
+            "cp" => int(&mut c.cp, 1, DEGREES[DEGREES.len() - 1], &mut notices),
+            "local" => int(&mut c.local_batch, 1, 4096, &mut notices),
+            "global" => int(&mut c.global_batch, 1, 1 << 24, &mut notices),
+            "mb" => int(&mut c.micro_batch, 1, 4096, &mut notices),
+            "layers" => int(&mut c.custom.layers, 1, 1024, &mut notices),
+            "hidden" => int(&mut c.custom.hidden, 1, 1 << 17, &mut notices),
+            "heads" => int(&mut c.custom.heads, 1, 1024, &mut notices),
+            "kv" => int(&mut c.custom.kv_heads, 1, 1024, &mut notices),
+            "ffn" => int(&mut c.custom.ffn, 1, 1 << 19, &mut notices),
+            "vocab" => int(&mut c.custom.vocab, 1, 1 << 22, &mut notices),
+            "mlp" => match value.as_str() {
+                "swiglu" => {
+                    c.custom.mlp = Mlp::Swiglu;
+                    true
+                }
+                "gelu" => {
+                    c.custom.mlp = Mlp::Gelu;
+                    true
+                }
+                _ => false,
+            },
+            "dp" => match value.as_str() {
+                "ddp" => Some(DataParallel::Ddp),
+                "zero1" => Some(DataParallel::Zero1),
+                "fsdp" => Some(DataParallel::Fsdp),
+                "fsdp_full" => Some(DataParallel::FsdpFull),
+                "hsdp" => Some(DataParallel::Hsdp),
+                _ => None,
+            }
+            .map(|v| c.dp = v)
+            .is_some(),
+            "schedule" => match value.as_str() {
+                "gpipe" => Some(Schedule::Gpipe),
+                "1f1b" => Some(Schedule::OneFOneB),
+                "interleaved" => Some(Schedule::Interleaved),
+                _ => None,
+            }
+            .map(|v| c.schedule = v)
+            .is_some(),
+            "scaling" => match value.as_str() {
+                "weak" => Some(Scaling::Weak),
+                "strong" => Some(Scaling::Strong),
+                _ => None,
+            }
+            .map(|v| c.scaling = v)
+            .is_some(),
+            "recompute" => match value.as_str() {
+                "none" => Some(Recompute::None),
+                "selective" => Some(Recompute::Selective),
+                "full" => Some(Recompute::Full),
+                _ => None,
+            }
+            .map(|v| c.recompute = v)
+            .is_some(),
+            "precision" => match value.as_str() {
+                "bf16" => Some(Precision::Bf16),
+                "fp16" => Some(Precision::Fp16),
+                "fp8" => Some(Precision::Fp8),
+                _ => None,
+            }
+            .map(|v| c.precision = v)
+            .is_some(),
+            "sp" | "best" => match value.as_str() {
+                "1" | "true" | "on" => Some(true),
+                "0" | "false" | "off" => Some(false),
+                _ => None,
+            }
+            .map(|v| {
+                if key == "sp" {
+                    c.sp = v;
+                } else {
+                    c.best = v;
+                }
+            })
+            .is_some(),
+            "peak" | "hbm" | "nvlink" | "net" | "gpn" => match num(&value) {
+                Some(x) if x > 0.0 => {
+                    let o: &mut Overrides = &mut c.overrides;
+                    let clamped = x.min(1e6);
+                    if clamped < x {
+                        notices.push(format!(
+                            "`{}={}` is out of range: using {}",
+                            shown(&key),
+                            shown(&value),
+                            trim_float(clamped)
+                        ));
+                    }
+                    match key.as_str() {
+                        "peak" => o.peak_tflops = Some(clamped),
+                        "hbm" => o.hbm_gb_per_s = Some(clamped),
+                        "nvlink" => o.nvlink_gb_per_s = Some(clamped),
+                        "net" => o.network_gbps_per_gpu = Some(clamped),
+                        _ => {
+                            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                            let g = clamped.round().clamp(1.0, 1024.0) as u32;
+                            o.gpus_per_node = Some(g);
+                        }
+                    }
+                    true
+                }
+                _ => false,
+            },
+            _ => {
+                notices.push(ignored("unknown parameter"));
+                continue;
+            }
+        };
+        if !ok {
+            notices.push(ignored("not a valid value"));
+        }
+    }
+    (c, notices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scalescope_core::model::Model;
+
+    #[test]
+    fn defaults_make_an_empty_query() {
+        assert_eq!(to_query(&Controls::default()), "");
+        let (c, notices) = from_query("");
+        assert_eq!(c, Controls::default());
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn every_control_round_trips() {
+        let c = Controls {
+            gpu: "a100-sxm4-40gb",
+            nodes: 24,
+            model: "custom",
+            custom: Model {
+                layers: 30,
+                hidden: 3072,
+                heads: 24,
+                kv_heads: 8,
+                ffn: 8192,
+                vocab: 50_000,
+                mlp: Mlp::Gelu,
+            },
+            seq_len: 8192,
+            tp: 4,
+            pp: 2,
+            cp: 2,
+            dp: DataParallel::Hsdp,
+            sp: false,
+            schedule: Schedule::Interleaved,
+            scaling: Scaling::Strong,
+            local_batch: 4,
+            global_batch: 1024,
+            micro_batch: 1,
+            recompute: Recompute::Selective,
+            precision: Precision::Fp16,
+            best: true,
+            overrides: Overrides {
+                peak_tflops: Some(400.5),
+                hbm_gb_per_s: Some(3000.0),
+                nvlink_gb_per_s: Some(1200.0),
+                network_gbps_per_gpu: Some(800.0),
+                gpus_per_node: Some(16),
+            },
+        };
+        let q = to_query(&c);
+        let (back, notices) = from_query(&format!("?{q}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, c, "{q}");
+    }
+
+    #[test]
+    fn tampered_queries_are_ignored_or_clamped_with_a_notice() {
+        let (c, notices) =
+            from_query("?nodes=99999&tp=abc&gpu=tpu-v9&foo=1&seq=4096&model=llama2-70b&best=maybe&net=-3&%ZZ=%");
+        assert_eq!(c.nodes, MAX_NODES);
+        assert_eq!(c.tp, 1);
+        assert_eq!(c.gpu, Controls::default().gpu);
+        assert_eq!(c.model, "llama2-70b");
+        assert!(!c.best);
+        assert_eq!(c.overrides.network_gbps_per_gpu, None);
+        let all = notices.join("\n");
+        for expected in [
+            "`nodes=99999` is out of range (1 to 16384): using 16384",
+            "ignored `tp=abc`: not a valid value",
+            "ignored `gpu=tpu-v9`: not a valid value",
+            "ignored `foo=1`: unknown parameter",
+            "ignored `best=maybe`: not a valid value",
+            "ignored `net=-3`: not a valid value",
+        ] {
+            assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_decoded() {
+        assert_eq!(unescape("a%20b+c%2"), "a b c%2");
+        let (c, _) = from_query("model=llama2%2D13b");
+        assert_eq!(c.model, "llama2-13b");
+    }
+}
