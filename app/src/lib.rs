@@ -6,6 +6,7 @@
 
 pub mod charts;
 pub mod format;
+pub mod keys;
 pub mod state;
 pub mod ui;
 pub mod url;

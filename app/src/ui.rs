@@ -5,6 +5,7 @@
 
 use crate::charts::{self, Chart, Hit};
 use crate::format;
+use crate::keys::Key;
 use crate::state::{self, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -42,16 +43,6 @@ const MICRO_BATCH_VALUES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
 fn index_of(values: &[u32], v: u32) -> usize {
     values.iter().rposition(|&x| x <= v).unwrap_or(0)
-}
-
-fn dp_name(dp: DataParallel) -> &'static str {
-    match dp {
-        DataParallel::Ddp => "ddp",
-        DataParallel::Zero1 => "zero1",
-        DataParallel::Fsdp => "fsdp",
-        DataParallel::FsdpFull => "fsdp_full",
-        DataParallel::Hsdp => "hsdp",
-    }
 }
 
 fn report_of(o: &Outcome) -> Option<scalescope_core::evaluate::Report> {
@@ -731,11 +722,12 @@ pub fn App() -> impl IntoView {
                                 "MLP"
                                 <select
                                     aria-label="Custom model MLP"
-                                    prop:value=move || if controls.with(|c| c.custom.mlp == Mlp::Gelu) { "gelu" } else { "swiglu" }
+                                    prop:value=move || controls.with(|c| c.custom.mlp.key())
                                     on:change=move |ev| {
                                         mark_input(&ev);
-                                        let gelu = event_target_value(&ev) == "gelu";
-                                        controls.update(|c| c.custom.mlp = if gelu { Mlp::Gelu } else { Mlp::Swiglu });
+                                        if let Some(mlp) = Mlp::from_key(&event_target_value(&ev)) {
+                                            controls.update(|c| c.custom.mlp = mlp);
+                                        }
                                     }
                                 >
                                     <option value="swiglu">"SwiGLU"</option>
@@ -745,10 +737,9 @@ pub fn App() -> impl IntoView {
                         </div>
                     </Show>
                     {slider_view(seq_slider)}
-                    {select_view("Scaling", "scaling", scaling_options, |c| match c.scaling {
-                        Scaling::Weak => "weak",
-                        Scaling::Strong => "strong",
-                    }, |c, v| c.scaling = if v == "strong" { Scaling::Strong } else { Scaling::Weak })}
+                    {select_view("Scaling", "scaling", scaling_options, |c| c.scaling.key(), |c, v| {
+                        if let Some(x) = Scaling::from_key(v) { c.scaling = x; }
+                    })}
                     {batch_view}
                 </section>
                 <section>
@@ -770,14 +761,8 @@ pub fn App() -> impl IntoView {
                             " Best layout at every point (searches TP, PP, CP, micro-batch and recomputation)"
                         </label>
                     </div>
-                    {select_view("Data parallelism", "dp", dp_options, |c| dp_name(c.dp), |c, v| {
-                        c.dp = match v {
-                            "ddp" => DataParallel::Ddp,
-                            "zero1" => DataParallel::Zero1,
-                            "fsdp_full" => DataParallel::FsdpFull,
-                            "hsdp" => DataParallel::Hsdp,
-                            _ => DataParallel::Fsdp,
-                        };
+                    {select_view("Data parallelism", "dp", dp_options, |c| c.dp.key(), |c, v| {
+                        if let Some(x) = DataParallel::from_key(v) { c.dp = x; }
                     })}
                     <fieldset class="manual" prop:disabled=move || controls.get().best>
                         {slider_view(tp_slider)}
@@ -800,33 +785,15 @@ pub fn App() -> impl IntoView {
                                 " Sequence parallelism with TP"
                             </label>
                         </div>
-                        {select_view("Pipeline schedule", "schedule", schedule_options, |c| match c.schedule {
-                            Schedule::Gpipe => "gpipe",
-                            Schedule::OneFOneB => "1f1b",
-                            Schedule::Interleaved => "interleaved",
-                        }, |c, v| c.schedule = match v {
-                            "gpipe" => Schedule::Gpipe,
-                            "interleaved" => Schedule::Interleaved,
-                            _ => Schedule::OneFOneB,
+                        {select_view("Pipeline schedule", "schedule", schedule_options, |c| c.schedule.key(), |c, v| {
+                            if let Some(x) = Schedule::from_key(v) { c.schedule = x; }
                         })}
-                        {select_view("Activation recomputation", "recompute", recompute_options, |c| match c.recompute {
-                            Recompute::None => "none",
-                            Recompute::Selective => "selective",
-                            Recompute::Full => "full",
-                        }, |c, v| c.recompute = match v {
-                            "selective" => Recompute::Selective,
-                            "full" => Recompute::Full,
-                            _ => Recompute::None,
+                        {select_view("Activation recomputation", "recompute", recompute_options, |c| c.recompute.key(), |c, v| {
+                            if let Some(x) = Recompute::from_key(v) { c.recompute = x; }
                         })}
                     </fieldset>
-                    {select_view("Precision", "precision", precision_options, |c| match c.precision {
-                        Precision::Bf16 => "bf16",
-                        Precision::Fp16 => "fp16",
-                        Precision::Fp8 => "fp8",
-                    }, |c, v| c.precision = match v {
-                        "fp16" => Precision::Fp16,
-                        "fp8" => Precision::Fp8,
-                        _ => Precision::Bf16,
+                    {select_view("Precision", "precision", precision_options, |c| c.precision.key(), |c, v| {
+                        if let Some(x) = Precision::from_key(v) { c.precision = x; }
                     })}
                 </section>
                 <details class="overrides">

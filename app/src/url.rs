@@ -3,44 +3,11 @@
 //! Reading never fails: unknown or malformed parameters are ignored and
 //! values out of range are clamped, each with a notice saying so.
 
+use crate::keys::Key;
 use crate::state::{Controls, Overrides, Scaling, DEGREES, MAX_NODES, SEQ_RANGE};
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
-
-fn dp_key(dp: DataParallel) -> &'static str {
-    match dp {
-        DataParallel::Ddp => "ddp",
-        DataParallel::Zero1 => "zero1",
-        DataParallel::Fsdp => "fsdp",
-        DataParallel::FsdpFull => "fsdp_full",
-        DataParallel::Hsdp => "hsdp",
-    }
-}
-
-fn schedule_key(s: Schedule) -> &'static str {
-    match s {
-        Schedule::Gpipe => "gpipe",
-        Schedule::OneFOneB => "1f1b",
-        Schedule::Interleaved => "interleaved",
-    }
-}
-
-fn recompute_key(r: Recompute) -> &'static str {
-    match r {
-        Recompute::None => "none",
-        Recompute::Selective => "selective",
-        Recompute::Full => "full",
-    }
-}
-
-fn precision_key(p: Precision) -> &'static str {
-    match p {
-        Precision::Bf16 => "bf16",
-        Precision::Fp16 => "fp16",
-        Precision::Fp8 => "fp8",
-    }
-}
 
 /// Encodes the controls as a query string (without the leading `?`).
 #[must_use]
@@ -67,10 +34,7 @@ pub fn to_query(c: &Controls) -> String {
         ] {
             out.push((k, v.to_string()));
         }
-        out.push((
-            "mlp",
-            String::from(if m.mlp == Mlp::Gelu { "gelu" } else { "swiglu" }),
-        ));
+        out.push(("mlp", m.mlp.key().into()));
     }
     let mut put = |k: &'static str, v: String, default: String| {
         if v != default {
@@ -81,18 +45,10 @@ pub fn to_query(c: &Controls) -> String {
     put("tp", c.tp.to_string(), d.tp.to_string());
     put("pp", c.pp.to_string(), d.pp.to_string());
     put("cp", c.cp.to_string(), d.cp.to_string());
-    put("dp", dp_key(c.dp).into(), dp_key(d.dp).into());
+    put("dp", c.dp.key().into(), d.dp.key().into());
     put("sp", bool_key(c.sp).into(), bool_key(d.sp).into());
-    put(
-        "schedule",
-        schedule_key(c.schedule).into(),
-        schedule_key(d.schedule).into(),
-    );
-    put(
-        "scaling",
-        scaling_key(c.scaling).into(),
-        scaling_key(d.scaling).into(),
-    );
+    put("schedule", c.schedule.key().into(), d.schedule.key().into());
+    put("scaling", c.scaling.key().into(), d.scaling.key().into());
     put(
         "local",
         c.local_batch.to_string(),
@@ -106,13 +62,13 @@ pub fn to_query(c: &Controls) -> String {
     put("mb", c.micro_batch.to_string(), d.micro_batch.to_string());
     put(
         "recompute",
-        recompute_key(c.recompute).into(),
-        recompute_key(d.recompute).into(),
+        c.recompute.key().into(),
+        d.recompute.key().into(),
     );
     put(
         "precision",
-        precision_key(c.precision).into(),
-        precision_key(d.precision).into(),
+        c.precision.key().into(),
+        d.precision.key().into(),
     );
     put("best", bool_key(c.best).into(), bool_key(d.best).into());
     let o = c.overrides;
@@ -138,13 +94,6 @@ fn bool_key(b: bool) -> &'static str {
         "1"
     } else {
         "0"
-    }
-}
-
-fn scaling_key(s: Scaling) -> &'static str {
-    match s {
-        Scaling::Weak => "weak",
-        Scaling::Strong => "strong",
     }
 }
 
@@ -248,58 +197,16 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             "kv" => int(&mut c.custom.kv_heads, 1, 1024, &mut notices),
             "ffn" => int(&mut c.custom.ffn, 1, 1 << 19, &mut notices),
             "vocab" => int(&mut c.custom.vocab, 1, 1 << 22, &mut notices),
-            "mlp" => match value.as_str() {
-                "swiglu" => {
-                    c.custom.mlp = Mlp::Swiglu;
-                    true
-                }
-                "gelu" => {
-                    c.custom.mlp = Mlp::Gelu;
-                    true
-                }
-                _ => false,
-            },
-            "dp" => match value.as_str() {
-                "ddp" => Some(DataParallel::Ddp),
-                "zero1" => Some(DataParallel::Zero1),
-                "fsdp" => Some(DataParallel::Fsdp),
-                "fsdp_full" => Some(DataParallel::FsdpFull),
-                "hsdp" => Some(DataParallel::Hsdp),
-                _ => None,
-            }
-            .map(|v| c.dp = v)
-            .is_some(),
-            "schedule" => match value.as_str() {
-                "gpipe" => Some(Schedule::Gpipe),
-                "1f1b" => Some(Schedule::OneFOneB),
-                "interleaved" => Some(Schedule::Interleaved),
-                _ => None,
-            }
-            .map(|v| c.schedule = v)
-            .is_some(),
-            "scaling" => match value.as_str() {
-                "weak" => Some(Scaling::Weak),
-                "strong" => Some(Scaling::Strong),
-                _ => None,
-            }
-            .map(|v| c.scaling = v)
-            .is_some(),
-            "recompute" => match value.as_str() {
-                "none" => Some(Recompute::None),
-                "selective" => Some(Recompute::Selective),
-                "full" => Some(Recompute::Full),
-                _ => None,
-            }
-            .map(|v| c.recompute = v)
-            .is_some(),
-            "precision" => match value.as_str() {
-                "bf16" => Some(Precision::Bf16),
-                "fp16" => Some(Precision::Fp16),
-                "fp8" => Some(Precision::Fp8),
-                _ => None,
-            }
-            .map(|v| c.precision = v)
-            .is_some(),
+            "mlp" => Mlp::from_key(&value).map(|v| c.custom.mlp = v).is_some(),
+            "dp" => DataParallel::from_key(&value).map(|v| c.dp = v).is_some(),
+            "schedule" => Schedule::from_key(&value).map(|v| c.schedule = v).is_some(),
+            "scaling" => Scaling::from_key(&value).map(|v| c.scaling = v).is_some(),
+            "recompute" => Recompute::from_key(&value)
+                .map(|v| c.recompute = v)
+                .is_some(),
+            "precision" => Precision::from_key(&value)
+                .map(|v| c.precision = v)
+                .is_some(),
             "sp" | "best" => match value.as_str() {
                 "1" | "true" | "on" => Some(true),
                 "0" | "false" | "off" => Some(false),
