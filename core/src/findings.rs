@@ -39,6 +39,64 @@ pub struct Finding {
     pub model: String,
     /// Whether the model reproduces the finding.
     pub holds: bool,
+    /// The paper's stated numbers beside the model's (empty for shape-only
+    /// findings), for tables that show the difference.
+    pub numbers: Vec<Number>,
+}
+
+/// How the paper states a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// About this value (within [`TOLERANCE`]).
+    About,
+    /// Under this value.
+    Under,
+    /// Over this value.
+    Over,
+}
+
+/// One stated number of a finding: the paper's and the model's.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Number {
+    /// What is measured.
+    pub quantity: &'static str,
+    /// How the paper states it.
+    pub bound: Bound,
+    /// The paper's value, in `unit`.
+    pub paper: f64,
+    /// The model's value for the same setting, in `unit`.
+    pub model: f64,
+    /// `%` (percent or percentage points) or a unit such as `W`.
+    pub unit: &'static str,
+}
+
+impl Number {
+    /// Model minus paper, in `unit`.
+    #[must_use]
+    pub fn difference(&self) -> f64 {
+        self.model - self.paper
+    }
+
+    /// Whether the model's value meets the paper's statement.
+    #[must_use]
+    pub fn holds(&self) -> bool {
+        match self.bound {
+            Bound::About => within(self.model, self.paper),
+            Bound::Under => self.model < self.paper,
+            Bound::Over => self.model > self.paper,
+        }
+    }
+}
+
+fn num(quantity: &'static str, bound: Bound, paper: f64, model: f64, unit: &'static str) -> Number {
+    Number {
+        quantity,
+        bound,
+        paper,
+        model,
+        unit,
+    }
 }
 
 fn within(model: f64, paper: f64) -> bool {
@@ -116,7 +174,7 @@ pub fn weak_scaling_point(nodes: u32) -> Option<Report> {
 
 fn f1() -> Finding {
     let r = |n| weak_scaling_point(n);
-    let (model, holds) = match (r(1), r(16), r(32), r(256)) {
+    let (model, holds, numbers) = match (r(1), r(16), r(32), r(256)) {
         (Some(a), Some(b), Some(c), Some(d)) => {
             let drop = 1.0 - d.tokens_per_s_per_gpu / b.tokens_per_s_per_gpu;
             let p_drop = 1.0 - d.power_w_per_gpu / b.power_w_per_gpu;
@@ -137,9 +195,15 @@ fn f1() -> Finding {
                     && sublinear
                     && b.exposed_comm_fraction < 0.05
                     && d.exposed_comm_fraction > 0.20,
+                alloc::vec![
+                    num("per-GPU throughput fall, 128 to 2048 GPUs", Bound::About, 37.22, drop * 100.0, "%"),
+                    num("power per GPU at 128 GPUs", Bound::About, 658.0, b.power_w_per_gpu, "W"),
+                    num("power per GPU at 2048 GPUs", Bound::About, 620.0, d.power_w_per_gpu, "W"),
+                    num("tokens per joule fall, 128 to 2048 GPUs", Bound::Over, 30.0, eff_drop * 100.0, "%"),
+                ],
             )
         }
-        _ => (String::from("a point did not evaluate"), false),
+        _ => (String::from("a point did not evaluate"), false, Vec::new()),
     };
     Finding {
         id: "F1",
@@ -148,6 +212,7 @@ fn f1() -> Finding {
         paper: String::from("per-GPU WPS -37.22% (128->2048); power 658 W -> 620 W (-5.87%); tokens/J -30% or more"),
         model,
         holds,
+        numbers,
     }
 }
 
@@ -178,6 +243,7 @@ fn f2() -> Finding {
         paper: String::from("shape only"),
         model: format!("1 GB: AllGather {ag4:.0} -> {ag512:.0} GB/s; AllReduce {ar4:.0} -> {ar512:.0} GB/s (4 -> 512 nodes)"),
         holds: ag512 < 0.5 * ag4 && ar512 > 0.8 * ar4,
+        numbers: Vec::new(),
     }
 }
 
@@ -211,6 +277,7 @@ fn f3() -> Finding {
         paper: String::from("shape only"),
         model,
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -241,6 +308,25 @@ fn f4() -> Finding {
         .map(|(n, l, r)| format!("{n} nodes: MFU {} ({})", pct(r.mfu), layout_name(l)))
         .collect::<Vec<_>>()
         .join("; ");
+    let numbers = match (ok.first(), ok.last()) {
+        (Some(first), Some(last)) if ok.len() == 5 => alloc::vec![
+            num(
+                "MFU at 2 nodes",
+                Bound::About,
+                40.0,
+                first.2.mfu * 100.0,
+                "%"
+            ),
+            num(
+                "MFU at 32 nodes",
+                Bound::Under,
+                15.0,
+                last.2.mfu * 100.0,
+                "%"
+            ),
+        ],
+        _ => Vec::new(),
+    };
     Finding {
         id: "F4",
         figure: "Fig 5",
@@ -248,6 +334,7 @@ fn f4() -> Finding {
         paper: String::from("MFU about 40% at 2 nodes, under 15% at 32 nodes"),
         model,
         holds,
+        numbers,
     }
 }
 
@@ -308,6 +395,7 @@ fn f5() -> Finding {
         paper: String::from("qualitative"),
         model,
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -337,7 +425,7 @@ fn f6_f7() -> (Finding, Finding) {
         }
     };
     let (small_exp, big_exp) = (cross(&grid_h, false), cross(&grid_h, true));
-    let (m6, h6, m7, h7) = match (a, h) {
+    let (m6, h6, m7, h7, n6) = match (a, h) {
         (Some((ta, pa, ra, ba)), Some((th, ph, rh, bh))) => {
             let diff = rh.exposed_comm_fraction - ra.exposed_comm_fraction;
             (
@@ -350,6 +438,11 @@ fn f6_f7() -> (Finding, Finding) {
                     && big_exp > small_exp,
                 format!("MFU A100 {} -> H100 {}; exposed {} -> {}", pct(ra.mfu), pct(rh.mfu), pct(ra.exposed_comm_fraction), pct(rh.exposed_comm_fraction)),
                 rh.mfu < ra.mfu && rh.exposed_comm_fraction > ra.exposed_comm_fraction,
+                alloc::vec![
+                    num("best-layout MFU, A100", Bound::About, 59.67, ra.mfu * 100.0, "%"),
+                    num("best-layout MFU, H100", Bound::About, 40.77, rh.mfu * 100.0, "%"),
+                    num("exposed communication, H100 minus A100", Bound::About, 12.83, diff * 100.0, "points"),
+                ],
             )
         }
         _ => (
@@ -357,6 +450,7 @@ fn f6_f7() -> (Finding, Finding) {
             false,
             String::from("no layout fits"),
             false,
+            Vec::new(),
         ),
     };
     (
@@ -367,6 +461,7 @@ fn f6_f7() -> (Finding, Finding) {
             paper: String::from("best-layout MFU 59.67% (A100) vs 40.77% (H100); exposed communication +12.83 points on H100"),
             model: m6,
             holds: h6,
+            numbers: n6,
         },
         Finding {
             id: "F7",
@@ -375,6 +470,7 @@ fn f6_f7() -> (Finding, Finding) {
             paper: String::from("as F6"),
             model: m7,
             holds: h7,
+            numbers: Vec::new(),
         },
     )
 }
@@ -427,6 +523,7 @@ fn f8() -> Finding {
         paper: String::from("shape only"),
         model: rows.join("; "),
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -457,6 +554,7 @@ fn f9() -> Finding {
             .collect::<Vec<_>>()
             .join("; "),
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -471,16 +569,20 @@ fn f10() -> Finding {
         .iter()
         .max_by(|a, c| a.1.tokens_per_s.total_cmp(&c.1.tokens_per_s));
     let at256 = weak_scaling_point(32);
-    let (model, holds) = match (b, best_tp, at256) {
+    let (model, holds, numbers) = match (b, best_tp, at256) {
         (Some(b), Some((t, r)), Some(m)) => {
             let gain = r.tokens_per_s / b.tokens_per_s - 1.0;
             let dw = r.power_w_per_gpu - b.power_w_per_gpu;
             (
                 format!("TP{t} at 2048 GPUs: WPS +{}, power +{dw:.1} W per GPU; FSDP-only exposed {} at 256 GPUs", pct(gain), pct(m.exposed_comm_fraction)),
                 within(gain, 0.526) && within(dw, 30.0),
+                alloc::vec![
+                    num("throughput gain of TP at 2048 GPUs", Bound::About, 52.6, gain * 100.0, "%"),
+                    num("power rise of TP at 2048 GPUs", Bound::About, 30.0, dw, "W"),
+                ],
             )
         }
-        _ => (String::from("did not fit"), false),
+        _ => (String::from("did not fit"), false, Vec::new()),
     };
     Finding {
         id: "F10",
@@ -489,19 +591,25 @@ fn f10() -> Finding {
         paper: String::from("+52.60% WPS with TP at 2048 GPUs for +30 W per GPU"),
         model,
         holds,
+        numbers,
     }
 }
 
 fn f11() -> Finding {
     let mut rows = Vec::new();
     let mut holds = true;
-    for id in ["llama2-7b", "llama2-70b"] {
+    let mut numbers = Vec::new();
+    for (id, quantity) in [
+        ("llama2-7b", "MFU fall, 512 to 2048 GPUs, Llama-2 7B"),
+        ("llama2-70b", "MFU fall, 512 to 2048 GPUs, Llama-2 70B"),
+    ] {
         let first = best(&base(H100, 64, id, 1024, 1));
         let last = best(&base(H100, 256, id, 1024, 1));
         match (first, last) {
             (Some((_, a)), Some((_, b))) => {
                 let fall = 1.0 - b.mfu / a.mfu;
                 holds &= fall > 0.30 && b.tokens_per_s_per_gpu < a.tokens_per_s_per_gpu;
+                numbers.push(num(quantity, Bound::Over, 30.0, fall * 100.0, "%"));
                 rows.push(format!(
                     "{id}: MFU {} -> {} (-{})",
                     pct(a.mfu),
@@ -522,6 +630,7 @@ fn f11() -> Finding {
         paper: String::from("MFU falls by more than 30%"),
         model: rows.join("; "),
         holds,
+        numbers,
     }
 }
 
@@ -552,6 +661,7 @@ fn f12() -> Finding {
         paper: String::from("qualitative"),
         model: rows.join("; "),
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -583,6 +693,7 @@ fn f13() -> Finding {
         paper: String::from("qualitative"),
         model,
         holds,
+        numbers: Vec::new(),
     }
 }
 
@@ -621,6 +732,7 @@ fn f14() -> Finding {
             .collect::<Vec<_>>()
             .join(", "),
         holds: falls && diminishing,
+        numbers: Vec::new(),
     }
 }
 

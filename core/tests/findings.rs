@@ -88,3 +88,27 @@ fn f13_v100_small_model_parallel_best_a100_better() {
 fn f14_memory_falls_with_fsdp_group_diminishing() {
     check("F14");
 }
+
+/// A finding whose stated number misses cannot hold; the numbers the
+/// validation page shows agree with the verdicts.
+#[test]
+fn stated_numbers_agree_with_verdicts() {
+    for f in scalescope_core::findings::all() {
+        for n in &f.numbers {
+            assert!(
+                n.paper.is_finite() && n.model.is_finite(),
+                "{}: {}",
+                f.id,
+                n.quantity
+            );
+            if !n.holds() {
+                assert!(!f.holds, "{} holds although {} misses", f.id, n.quantity);
+            }
+        }
+    }
+    let with_numbers = scalescope_core::findings::all()
+        .iter()
+        .filter(|f| !f.numbers.is_empty())
+        .count();
+    assert_eq!(with_numbers, 5, "F1, F4, F6, F10 and F11 state numbers");
+}

@@ -153,6 +153,24 @@ fn run(args: &[String]) -> Result<(), String> {
                 println!("   claim: {}", f.claim);
                 println!("   paper: {}", f.paper);
                 println!("   model: {}", f.model);
+                for n in &f.numbers {
+                    println!(
+                        "   number: {}: paper {}{} {}, model {:.2} {}, difference {:+.2} {} [{}]",
+                        n.quantity,
+                        match n.bound {
+                            findings::Bound::About => "",
+                            findings::Bound::Under => "under ",
+                            findings::Bound::Over => "over ",
+                        },
+                        n.paper,
+                        n.unit,
+                        n.model,
+                        n.unit,
+                        n.difference(),
+                        if n.unit == "%" { "points" } else { n.unit },
+                        if n.holds() { "holds" } else { "misses" }
+                    );
+                }
             }
             println!("{held} of {} findings hold", all.len());
             Ok(())
