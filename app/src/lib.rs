@@ -5,9 +5,11 @@
 //! is the Leptos page that wires the two to the DOM.
 
 pub mod charts;
+pub mod export;
 pub mod format;
 pub mod keys;
 pub mod state;
+pub mod tour;
 pub mod ui;
 pub mod url;
 

@@ -13,7 +13,7 @@ type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorTy
 /// One stacked segment: name, colour, value.
 type Segment = (&'static str, RGBColor, f64);
 
-fn step_segments(b: &Breakdown) -> [Segment; 7] {
+pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 7] {
     let dp = b.dp_allgather.exposed + b.dp_reduce_scatter.exposed + b.dp_allreduce.exposed;
     [
         ("compute", palette::BLUE, b.compute().0),
@@ -34,7 +34,7 @@ fn step_segments(b: &Breakdown) -> [Segment; 7] {
     ]
 }
 
-fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
+pub(crate) fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
     let dp = b.dp_allgather.overlapped()
         + b.dp_reduce_scatter.overlapped()
         + b.dp_allreduce.overlapped();

@@ -2,7 +2,7 @@
 //! returns its hover targets ([`Hit`]) in backend pixels, so the same code
 //! serves the canvas and any other backend.
 
-mod bars;
+pub(crate) mod bars;
 pub mod canvas;
 mod grid;
 mod lines;
