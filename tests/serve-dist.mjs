@@ -2,7 +2,10 @@
 // end-to-end tests (Playwright starts it through its `webServer` option).
 //
 // Usage: node serve-dist.mjs [--port 8090] [--host 127.0.0.1] [--root ../dist]
+//                            [--mount /docs/scalescope/]
 // Environment: SERVE_PORT, SERVE_HOST, SERVE_ROOT override the defaults.
+// The site is served at the root and, as on a static host's sub-path, under
+// the mount path too.
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -20,6 +23,7 @@ function arg(name, fallback) {
 const host = arg('host', process.env.SERVE_HOST || '127.0.0.1');
 const port = Number(arg('port', process.env.SERVE_PORT || '8090'));
 const root = resolve(here, arg('root', process.env.SERVE_ROOT || '../dist'));
+const mount = arg('mount', '/docs/scalescope/');
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -69,7 +73,9 @@ const server = createServer(async (req, res) => {
     res.end();
     return;
   }
-  const file = await resolveFile(req.url || '/');
+  let path = req.url || '/';
+  if (path.startsWith(mount)) path = '/' + path.slice(mount.length);
+  const file = await resolveFile(path);
   if (!file) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('not found\n');

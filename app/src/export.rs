@@ -7,7 +7,7 @@ use crate::charts::bars::{overlapped_segments, step_segments};
 use crate::charts::{self, layout_label, Chart};
 use crate::keys::Key;
 use crate::state::{Cell, Controls, Outcome, Scaling, Views, MAX_NODES};
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use plotters::prelude::IntoDrawingArea;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::PRESETS;
 use scalescope_core::scenario::{ModelSpec, Scenario, Schedule};
@@ -145,7 +145,14 @@ pub fn csv(chart: Chart, v: &Views) -> String {
             }
         }
         Chart::Grid => {
-            put(h(&["tp", "pp", "tokens_per_s_per_gpu", "mfu", "layout", "status"]));
+            put(h(&[
+                "tp",
+                "pp",
+                "tokens_per_s_per_gpu",
+                "mfu",
+                "layout",
+                "status",
+            ]));
             for (i, cell) in v.grid.cells.iter().enumerate() {
                 let tp = v.grid.tps[i % v.grid.tps.len().max(1)];
                 let pp = v.grid.pps[i / v.grid.tps.len().max(1)];
@@ -163,12 +170,9 @@ pub fn csv(chart: Chart, v: &Views) -> String {
                         String::new(),
                         String::from("out of memory"),
                     ]),
-                    Cell::Invalid(why) => fields.extend([
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        why.clone(),
-                    ]),
+                    Cell::Invalid(why) => {
+                        fields.extend([String::new(), String::new(), String::new(), why.clone()])
+                    }
                 }
                 put(fields);
             }
@@ -244,24 +248,38 @@ pub fn csv(chart: Chart, v: &Views) -> String {
 fn seconds(name: &str) -> String {
     let mut s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     s.push_str("_s");
     s
 }
 
-/// `chart` drawn as an SVG document of `width` x `height` pixels, by the
-/// same code that draws the canvas.
+/// `chart` drawn as an SVG document of `size` pixels, by the same code
+/// that draws the canvas (text measured by `canvas`, so it lays out as on
+/// screen). `None` if the canvas has no 2D context.
 #[must_use]
-pub fn svg(chart: Chart, v: &Views, width: u32, height: u32) -> String {
-    let mut out = String::new();
+pub fn svg(
+    chart: Chart,
+    v: &Views,
+    canvas: &web_sys::HtmlCanvasElement,
+    size: (u32, u32),
+) -> Option<String> {
+    let (backend, buffer) = charts::canvas::FastCanvas::svg(canvas, size)?;
     {
-        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
-        // Drawing into a string cannot fail for I/O reasons; a chart that
-        // failed half-way still leaves a well-formed document.
+        let root = backend.into_drawing_area();
+        // A chart that failed half-way still leaves a well-formed document:
+        // `present` closes it either way.
         let _ = charts::draw(chart, &root, v);
+        let _ = root.present();
     }
-    out
+    let text = buffer.borrow().clone();
+    Some(text)
 }
 
 /// The file name of a chart export: `scalescope-throughput.csv`.
@@ -307,21 +325,24 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
             MAX_SCENARIO_BYTES / 1024
         ));
     }
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let what = if inner.is_syntax() || inner.is_eof() {
-            return format!("not valid JSON: {inner}");
-        } else if path == "model" {
+    let s: Scenario = serde_json::from_str(text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            return format!("not valid JSON: {e}");
+        }
+        let message = e.to_string();
+        // A missing or unknown field is named by the message itself; the
+        // path is the object it belongs to.
+        let own = message.starts_with("missing field") || message.starts_with("unknown field");
+        let path = path_at(text, e.line(), e.column(), own);
+        let what = if path == "model" {
             format!(
                 "expected a preset name ({}) or an object with layers, hidden, heads, kv_heads, ffn, vocab and mlp",
                 PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
             )
         } else {
-            inner.to_string()
+            message
         };
-        if path.is_empty() || path == "." {
+        if path.is_empty() {
             what
         } else {
             format!("`{path}`: {what}")
@@ -333,10 +354,7 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     let mut notices = Vec::new();
     let mut c = Controls::default();
     let hw = &s.hardware;
-    c.gpu = GPUS
-        .iter()
-        .find(|g| g.id == hw.gpu)
-        .map_or(c.gpu, |g| g.id);
+    c.gpu = GPUS.iter().find(|g| g.id == hw.gpu).map_or(c.gpu, |g| g.id);
     if hw.nodes > MAX_NODES {
         return Err(format!(
             "`hardware.nodes`: {} nodes is beyond the explorer's {MAX_NODES}",
@@ -367,7 +385,10 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     }
     match &s.model {
         ModelSpec::Preset(id) => {
-            c.model = PRESETS.iter().find(|p| p.id == id).map_or(c.model, |p| p.id);
+            c.model = PRESETS
+                .iter()
+                .find(|p| p.id == id)
+                .map_or(c.model, |p| p.id);
         }
         ModelSpec::Custom(m) => {
             c.model = "custom";
@@ -407,6 +428,53 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     notices.extend(clamped);
     debug_assert!(checked.scaling.key() == c.scaling.key());
     Ok((checked, notices))
+}
+
+/// The dotted path (`parallel.tp`) of the JSON value that ends at `line`
+/// and `column` (as serde_json reports them), found by scanning the text
+/// up to there. With `parent`, the path of the object holding it.
+fn path_at(text: &str, line: usize, column: usize, parent: bool) -> String {
+    let mut end = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            end += column.min(l.len());
+            break;
+        }
+        end += l.len();
+    }
+    let bytes = text.as_bytes();
+    let end = end.min(bytes.len());
+    // One entry per open object: the key whose value is being read.
+    let mut keys: Vec<Option<&str>> = Vec::new();
+    let mut last: Option<&str> = None;
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                last = text.get(start..i.min(bytes.len()));
+            }
+            b':' => {
+                if let Some(top) = keys.last_mut() {
+                    *top = last.take();
+                }
+            }
+            b'{' => keys.push(None),
+            b'}' => {
+                keys.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if parent {
+        keys.pop();
+    }
+    keys.iter().flatten().copied().collect::<Vec<_>>().join(".")
 }
 
 #[cfg(test)]
@@ -450,15 +518,10 @@ mod tests {
             ..Controls::default()
         };
         let text = csv(Chart::Throughput, &compute(&c));
-        assert!(text.contains("out of memory") || text.contains("GiB"), "{text}");
-    }
-
-    #[test]
-    fn svg_export_is_a_whole_document() {
-        let v = compute(&Controls::default());
-        let s = svg(Chart::Breakdown, &v, 800, 400);
-        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
-        assert!(s.contains("width=\"800\""));
+        assert!(
+            text.contains("out of memory") || text.contains("GiB"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -502,11 +565,35 @@ mod tests {
         let good = scenario_json(&Controls::default(), &Err(String::new()));
         let cases = [
             ("{ not json", "not valid JSON"),
-            (&good.replace("\"nodes\": 32", "\"nodes\": \"many\""), "`hardware.nodes`"),
-            (&good.replace("\"seq_len\"", "\"seq_length\""), "seq_length"),
-            (&good.replace("\"llama2-7b\"", "\"llama9-7b\""), "the scenario cannot run"),
-            (&good.replace("\"tp\": 1", "\"tp\": 3"), "the scenario cannot run"),
-            (&good.replace("\"dp\": \"fsdp\"", "\"dp\": \"zero9\""), "`parallel.dp`"),
+            (
+                &good.replace("\"nodes\": 32", "\"nodes\": \"many\""),
+                "`hardware.nodes`",
+            ),
+            (
+                &good.replace("\"seq_len\"", "\"seq_length\""),
+                "unknown field `seq_length`",
+            ),
+            (
+                &good.replace("\"micro_batch\": 2,", ""),
+                "missing field `micro_batch`",
+            ),
+            (&good.replace("\"sp\": false", "\"sp\": 1"), "`parallel.sp`"),
+            (
+                &good.replace("\"llama2-7b\"", "7"),
+                "`model`: expected a preset name",
+            ),
+            (
+                &good.replace("\"llama2-7b\"", "\"llama9-7b\""),
+                "the scenario cannot run",
+            ),
+            (
+                &good.replace("\"tp\": 1", "\"tp\": 3"),
+                "the scenario cannot run",
+            ),
+            (
+                &good.replace("\"dp\": \"fsdp\"", "\"dp\": \"zero9\""),
+                "`parallel.dp`",
+            ),
             (&good.replace("\"nodes\": 32", "\"nodes\": 0"), "nodes"),
             ("[]", "expected struct Scenario"),
         ];

@@ -232,7 +232,11 @@ mod tests {
         for (i, s) in STOPS.iter().enumerate() {
             assert_eq!(s.finding, format!("F{}", i + 1));
             let sentences = s.text.matches(". ").count() + 1;
-            assert!((2..=4).contains(&sentences), "{}: {sentences} sentences", s.finding);
+            assert!(
+                (2..=4).contains(&sentences),
+                "{}: {sentences} sentences",
+                s.finding
+            );
         }
     }
 

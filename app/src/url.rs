@@ -3,6 +3,7 @@
 //! Reading never fails: unknown or malformed parameters are ignored and
 //! values out of range are clamped, each with a notice saying so.
 
+use crate::charts::Chart;
 use crate::keys::Key;
 use crate::state::{Controls, Overrides, Scaling, DEGREES, MAX_NODES, SEQ_RANGE};
 use scalescope_core::hardware::GPUS;
@@ -247,6 +248,8 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                 }
                 _ => false,
             },
+            // Read by `embed_of`.
+            EMBED => true,
             _ => {
                 notices.push(ignored("unknown parameter"));
                 continue;
@@ -257,6 +260,48 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
         }
     }
     (c, notices)
+}
+
+/// The query parameter of embed mode: `embed=throughput,power`.
+pub const EMBED: &str = "embed";
+
+/// The charts an embed link asks for, if it is one, with notices for the
+/// chart names it did not know. `embed=1` (or an empty list) shows the
+/// throughput chart.
+#[must_use]
+pub fn embed_of(query: &str) -> Option<(Vec<Chart>, Vec<String>)> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let value = query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (unescape(k) == EMBED).then(|| unescape(v))
+    })?;
+    let mut charts = Vec::new();
+    let mut notices = Vec::new();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match Chart::ALL.iter().find(|c| c.id() == name) {
+            Some(c) if !charts.contains(c) => charts.push(*c),
+            Some(_) => {}
+            None if matches!(name, "1" | "true" | "on") => {}
+            None => notices.push(format!(
+                "ignored chart `{}` in `embed`: the charts are {}",
+                name.chars().take(40).collect::<String>(),
+                Chart::ALL.map(Chart::id).join(", ")
+            )),
+        }
+    }
+    if charts.is_empty() {
+        charts.push(Chart::Throughput);
+    }
+    Some((charts, notices))
+}
+
+/// The `embed=` parameter naming `charts`.
+#[must_use]
+pub fn embed_param(charts: &[Chart]) -> String {
+    format!(
+        "{EMBED}={}",
+        charts.iter().map(|c| c.id()).collect::<Vec<_>>().join(",")
+    )
 }
 
 #[cfg(test)]
@@ -343,5 +388,24 @@ mod tests {
         assert_eq!(unescape("a%20b+c%2"), "a b c%2");
         let (c, _) = from_query("model=llama2%2D13b");
         assert_eq!(c.model, "llama2-13b");
+    }
+
+    #[test]
+    fn embed_links_name_their_charts() {
+        assert!(embed_of("nodes=4").is_none());
+        let (charts, notices) = embed_of("?nodes=4&embed=power,per-gpu,bogus").unwrap();
+        assert_eq!(charts, vec![Chart::Power, Chart::PerGpu]);
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].contains("bogus"));
+        assert_eq!(embed_of("embed=1").unwrap().0, vec![Chart::Throughput]);
+        assert_eq!(embed_of("embed").unwrap().0, vec![Chart::Throughput]);
+        // The controls ignore the parameter without a notice.
+        let (c, notices) = from_query("embed=power&nodes=4");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(c.nodes, 4);
+        assert_eq!(
+            embed_param(&[Chart::Power, Chart::Memory]),
+            "embed=power,memory"
+        );
     }
 }

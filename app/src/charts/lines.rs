@@ -6,6 +6,7 @@ use crate::format;
 use crate::state::{Point, Views};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use scalescope_core::evaluate::Report;
 use scalescope_core::scenario::Layout;
 
@@ -96,17 +97,41 @@ fn current_line<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueT
     Ok(())
 }
 
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    pos: SeriesLabelPosition,
+/// A legend box in a corner of the plot: a line sample and a name per
+/// series. Drawn here rather than by plotters' series labels, which
+/// measure their text by adding elements to the page.
+fn legend<DB: DrawingBackend, CT: CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+    items: &[(&str, RGBColor, u32)],
+    upper: bool,
 ) -> Res<(), DB> {
-    chart
-        .configure_series_labels()
-        .position(pos)
-        .background_style(WHITE.mix(0.85))
-        .border_style(palette::GREY)
-        .label_font((FONT, 12))
-        .draw()
+    let area = chart.plotting_area().strip_coord_spec();
+    let (_, h) = area.dim_in_pixel();
+    let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut widest = 0;
+    for (name, _, _) in items {
+        widest = widest.max(area.estimate_text_size(name, &style)?.0);
+    }
+    let width = i32::try_from(widest).unwrap_or(200) + 40;
+    let height = 18 * i32::try_from(items.len()).unwrap_or(1) + 6;
+    let x0 = 8;
+    let y0 = if upper {
+        8
+    } else {
+        i32::try_from(h).unwrap_or(0) - height - 8
+    };
+    let corners = [(x0, y0), (x0 + width, y0 + height)];
+    area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled()))?;
+    area.draw(&Rectangle::new(corners, palette::GREY))?;
+    for (i, (name, colour, stroke)) in items.iter().enumerate() {
+        let y = y0 + 12 + 18 * i32::try_from(i).unwrap_or(0);
+        area.draw(&PathElement::new(
+            vec![(x0 + 6, y), (x0 + 26, y)],
+            colour.stroke_width(*stroke),
+        ))?;
+        area.draw(&Text::new((*name).to_owned(), (x0 + 32, y), style.clone()))?;
+    }
+    Ok(())
 }
 
 /// Chart 1: global tokens/s against GPUs (log-log) with ideal linear scaling.
@@ -156,24 +181,14 @@ pub(super) fn throughput<DB: DrawingBackend>(
         .draw()?;
     let g = current_gpus(v);
     current_line(&mut chart, g, ymin, ymax + 0.1)?;
-    chart
-        .draw_series(LineSeries::new(
-            [xr.start, xr.end].map(|x| (x, ideal(x))),
-            palette::GREY.stroke_width(2),
-        ))?
-        .label("linear scaling at the best per-GPU rate")
-        .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::GREY.stroke_width(2))
-        });
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, ly(p.3.tokens_per_s))),
-            palette::BLUE.stroke_width(3),
-        ))?
-        .label("model")
-        .legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], palette::BLUE.stroke_width(3))
-        });
+    chart.draw_series(LineSeries::new(
+        [xr.start, xr.end].map(|x| (x, ideal(x))),
+        palette::GREY.stroke_width(2),
+    ))?;
+    chart.draw_series(LineSeries::new(
+        pts.iter().map(|p| (p.0, ly(p.3.tokens_per_s))),
+        palette::BLUE.stroke_width(3),
+    ))?;
     let mut hits = Vec::new();
     for (gx, gp, l, r) in &pts {
         let at = (*gx, ly(r.tokens_per_s));
@@ -188,7 +203,14 @@ pub(super) fn throughput<DB: DrawingBackend>(
     }
     current_ring(&mut chart, &pts, g, |r| ly(r.tokens_per_s))?;
     hits.extend(invalid_marks(&mut chart, &v.points, ymin + 0.05)?);
-    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    legend(
+        &chart,
+        &[
+            ("linear scaling at the best per-GPU rate", palette::GREY, 2),
+            ("model", palette::BLUE, 3),
+        ],
+        true,
+    )?;
     Ok(hits)
 }
 
@@ -312,20 +334,14 @@ fn dual_axis<DB: DrawingBackend>(
         )))?;
     }
     let (lc, rc) = (left.colour, right.colour);
-    chart
-        .draw_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, (left.value)(&p.3))),
-            lc.stroke_width(3),
-        ))?
-        .label(left.name)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], lc.stroke_width(3)));
-    chart
-        .draw_secondary_series(LineSeries::new(
-            pts.iter().map(|p| (p.0, (right.value)(&p.3))),
-            rc.stroke_width(3),
-        ))?
-        .label(right.name)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], rc.stroke_width(3)));
+    chart.draw_series(LineSeries::new(
+        pts.iter().map(|p| (p.0, (left.value)(&p.3))),
+        lc.stroke_width(3),
+    ))?;
+    chart.draw_secondary_series(LineSeries::new(
+        pts.iter().map(|p| (p.0, (right.value)(&p.3))),
+        rc.stroke_width(3),
+    ))?;
     let mut hits = Vec::new();
     for (gx, gp, l, r) in &pts {
         let a = (*gx, (left.value)(r));
@@ -344,7 +360,7 @@ fn dual_axis<DB: DrawingBackend>(
     }
     current_ring(&mut chart, &pts, g, left.value)?;
     hits.extend(invalid_marks(&mut chart, &v.points, left.max * 0.02)?);
-    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    legend(&chart, &[(left.name, lc, 3), (right.name, rc, 3)], false)?;
     Ok(hits)
 }
 
@@ -446,15 +462,10 @@ pub(super) fn collectives<DB: DrawingBackend>(
     ];
     let mut hits = Vec::new();
     for (name, colour, f) in series {
-        chart
-            .draw_series(LineSeries::new(
-                c.iter().map(|b| (lx(f64::from(b.nodes)), f(b))),
-                colour.stroke_width(3),
-            ))?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
-            });
+        chart.draw_series(LineSeries::new(
+            c.iter().map(|b| (lx(f64::from(b.nodes)), f(b))),
+            colour.stroke_width(3),
+        ))?;
         for b in c {
             let at = (lx(f64::from(b.nodes)), f(b));
             let size = if b.nodes == v.controls.nodes { 7 } else { 4 };
@@ -472,6 +483,10 @@ pub(super) fn collectives<DB: DrawingBackend>(
             });
         }
     }
-    legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    legend(
+        &chart,
+        &series.map(|(name, colour, _)| (name, colour, 3)),
+        false,
+    )?;
     Ok(hits)
 }

@@ -58,6 +58,12 @@ impl Chart {
         Chart::Memory,
     ];
 
+    /// Position in [`Chart::ALL`].
+    #[must_use]
+    pub fn index(self) -> usize {
+        Chart::ALL.iter().position(|&c| c == self).unwrap_or(0)
+    }
+
     /// Stable id (test hooks, file names).
     #[must_use]
     pub fn id(self) -> &'static str {

@@ -1,7 +1,12 @@
 //! The Leptos page: the control panel, the readout, the eight chart cards
-//! and their hover tooltips. Every input writes one field of [`Controls`];
-//! one effect recomputes the [`Views`] and repaints every chart in the same
-//! task, then records how long that took (for the budget script).
+//! and their hover tooltips, the paper tour, the model page and embed mode.
+//! Every input writes one field of [`Controls`]; one effect recomputes the
+//! [`Views`] and repaints every chart in the same task, then records how
+//! long that took (for the budget script).
+
+mod dom;
+mod model_page;
+mod tour;
 
 use crate::charts::{self, Chart, Hit};
 use crate::format;
@@ -16,7 +21,8 @@ use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
 
-/// Height of every chart canvas, CSS pixels.
+/// Height of every chart canvas, CSS pixels. Embedded charts share their
+/// frame's height instead, as the stylesheet lays them out.
 const CHART_HEIGHT: u32 = 380;
 
 type ReadField = fn(&Controls) -> u32;
@@ -69,7 +75,7 @@ fn publish(name: &str, value: &str) {
 /// hover targets (empty if the canvas is not laid out).
 fn paint(
     canvas: &web_sys::HtmlCanvasElement,
-    width: u32,
+    (width, height): (u32, u32),
     chart: Chart,
     views: &Views,
     draw: u32,
@@ -82,8 +88,8 @@ fn paint(
     if canvas.width() != width {
         canvas.set_width(width);
     }
-    if canvas.height() != CHART_HEIGHT {
-        canvas.set_height(CHART_HEIGHT);
+    if canvas.height() != height {
+        canvas.set_height(height);
     }
     let Some(backend) = charts::canvas::FastCanvas::new(canvas) else {
         return Vec::new();
@@ -91,17 +97,25 @@ fn paint(
     charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
 }
 
-/// Replaces the page's URL with one that encodes `c` (no new history entry).
-fn write_url(c: &Controls) {
+/// Replaces the page's URL with one that encodes `c` (no new history
+/// entry), keeping embed mode's chart list.
+fn write_url(c: &Controls, embed: Option<&[Chart]>) {
     let Some(w) = web_sys::window() else {
         return;
     };
-    let query = crate::url::to_query(c);
+    let mut query = crate::url::to_query(c);
+    if let Some(charts) = embed {
+        if !query.is_empty() {
+            query.push('&');
+        }
+        query.push_str(&crate::url::embed_param(charts));
+    }
     let path = w.location().pathname().unwrap_or_default();
+    let hash = w.location().hash().unwrap_or_default();
     let target = if query.is_empty() {
-        path
+        format!("{path}{hash}")
     } else {
-        format!("{path}?{query}")
+        format!("{path}?{query}{hash}")
     };
     if let Ok(history) = w.history() {
         let _ =
@@ -134,9 +148,29 @@ pub fn App() -> impl IntoView {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    let (start, url_notices) = crate::url::from_query(&search);
+    let (start, mut url_notices) = crate::url::from_query(&search);
+    let embed: Option<Vec<Chart>> = crate::url::embed_of(&search).map(|(charts, unknown)| {
+        url_notices.extend(unknown);
+        charts
+    });
+    let shown: Vec<Chart> = embed.clone().unwrap_or_else(|| Chart::ALL.to_vec());
+    let embed = StoredValue::new(embed);
+    let chart_height = StoredValue::new(CHART_HEIGHT);
+    if embed.with_value(Option::is_some) {
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
+            let _ = body.class_list().add_1("embed");
+        }
+    }
+    dom::register_service_worker();
     let controls = RwSignal::new(start);
     let notices = RwSignal::new(url_notices);
+    let notice_title = RwSignal::new(String::from("Some of this link's settings were not used: "));
+    let import_error: RwSignal<Option<String>> = RwSignal::new(None);
+    let tour_at: RwSignal<Option<usize>> = RwSignal::new(None);
+    let model_open = RwSignal::new(model_page::is_open());
     let url_pending = StoredValue::new(false);
     let readout: RwSignal<Option<(Outcome, Controls)>> = RwSignal::new(None);
     // The last setting that could run: the readout keeps showing it (greyed)
@@ -157,7 +191,7 @@ pub fn App() -> impl IntoView {
     // Which charts are on screen (with a margin, so a chart is painted just
     // before it scrolls in). A stale chart coming into view is painted from
     // the latest views at once.
-    let observed = canvases.clone();
+    let observed: Vec<NodeRef<Canvas>> = shown.iter().map(|c| canvases[c.index()]).collect();
     Effect::new(move |done: Option<bool>| {
         if done == Some(true) {
             return true;
@@ -182,9 +216,10 @@ pub fn App() -> impl IntoView {
                 if on && stale.with_value(|s| s[i]) {
                     let canvas: web_sys::HtmlCanvasElement = target.unchecked_into();
                     let width = widths.with_value(|w| w.get(i).copied().unwrap_or(0));
+                    let size = (width, chart_height.get_value());
                     let found = latest.with_value(|v| {
                         v.as_ref()
-                            .map(|v| paint(&canvas, width, Chart::ALL[i], v, draws.get_value()))
+                            .map(|v| paint(&canvas, size, Chart::ALL[i], v, draws.get_value()))
                     });
                     if let Some(found) = found {
                         hits.update_value(|h| h[i] = found);
@@ -215,11 +250,12 @@ pub fn App() -> impl IntoView {
     let _ = window_event_listener(on_resize, move |_| resized.update(|n| *n += 1));
 
     let refs = canvases.clone();
+    let shown_charts = shown.clone();
     Effect::new(move |_| {
         let c = controls.get();
         resized.track();
         let mounted: Vec<_> = refs.iter().map(NodeRef::get).collect();
-        if mounted.iter().any(Option::is_none) {
+        if shown_charts.iter().any(|ch| mounted[ch.index()].is_none()) {
             return;
         }
         let n = draws.get_value() + 1;
@@ -231,7 +267,7 @@ pub fn App() -> impl IntoView {
             set_timeout(
                 move || {
                     url_pending.set_value(false);
-                    write_url(&controls.get_untracked());
+                    embed.with_value(|e| write_url(&controls.get_untracked(), e.as_deref()));
                 },
                 std::time::Duration::from_millis(250),
             );
@@ -243,23 +279,46 @@ pub fn App() -> impl IntoView {
         // laid out yet): reading them after every input would force the
         // browser to lay the page out again before drawing.
         let generation = resized.get_untracked();
-        if measured.get_value() != Some(generation) || widths.with_value(|w| w.contains(&0)) {
+        let unmeasured = widths.with_value(|w| {
+            shown_charts
+                .iter()
+                .any(|ch| w.get(ch.index()).is_none_or(|&x| x == 0))
+        });
+        // Embedded charts share the frame with the alert, which comes and
+        // goes: they are measured on every repaint (only a few charts).
+        let embedded = embed.with_value(Option::is_some);
+        if measured.get_value() != Some(generation) || unmeasured || embedded {
             let fresh: Vec<u32> = mounted
                 .iter()
-                .flatten()
-                .map(|c| u32::try_from(c.client_width()).unwrap_or(0))
+                .map(|c| {
+                    c.as_ref()
+                        .map_or(0, |c| u32::try_from(c.client_width()).unwrap_or(0))
+                })
                 .collect();
             widths.set_value(fresh);
             measured.set_value(Some(generation));
+            if embedded {
+                let tallest = mounted
+                    .iter()
+                    .flatten()
+                    .map(|c| u32::try_from(c.client_height()).unwrap_or(0))
+                    .max()
+                    .unwrap_or(0);
+                chart_height.set_value(tallest.max(120));
+            }
         }
         // Charts on screen (or about to scroll in) are painted now; the
         // others are marked stale and painted when they come into view.
         let sizes = widths.get_value();
         let on_screen = visible.get_value();
         let mut painted = 0_u32;
-        for (i, (canvas, width)) in mounted.iter().flatten().zip(sizes).enumerate() {
+        let height = chart_height.get_value();
+        for (i, (canvas, width)) in mounted.iter().zip(sizes).enumerate() {
+            let Some(canvas) = canvas else {
+                continue;
+            };
             if on_screen.get(i).copied().unwrap_or(true) {
-                let found = paint(canvas, width, Chart::ALL[i], &views, n);
+                let found = paint(canvas, (width, height), Chart::ALL[i], &views, n);
                 hits.update_value(|h| h[i] = found);
                 stale.update_value(|s| s[i] = false);
                 painted += 1;
@@ -553,13 +612,79 @@ pub fn App() -> impl IntoView {
         }
     };
 
-    let cards = Chart::ALL
+    // Paints chart `i` now if it is stale (off screen since the last
+    // input), so an export shows the current setting.
+    let fresh_canvas =
+        move |i: usize, node: NodeRef<Canvas>| -> Option<web_sys::HtmlCanvasElement> {
+            let canvas = node.get_untracked()?;
+            if stale.with_value(|s| s.get(i).copied().unwrap_or(false)) {
+                let size = (
+                    widths.with_value(|w| w.get(i).copied().unwrap_or(0)),
+                    chart_height.get_value(),
+                );
+                let found = latest.with_value(|v| {
+                    v.as_ref()
+                        .map(|v| paint(&canvas, size, Chart::ALL[i], v, draws.get_value()))
+                });
+                if let Some(found) = found {
+                    hits.update_value(|h| h[i] = found);
+                    stale.update_value(|s| s[i] = false);
+                }
+            }
+            Some(canvas)
+        };
+    let export_button = move |chart: Chart, node: NodeRef<Canvas>, kind: &'static str| {
+        let i = chart.index();
+        let on_click = move |_| match kind {
+            "png" => {
+                if let Some(canvas) = fresh_canvas(i, node) {
+                    dom::download_png(&canvas, &crate::export::file_name(chart, "png"));
+                }
+            }
+            "svg" => {
+                let width = widths.with_value(|w| w.get(i).copied().unwrap_or(0));
+                let size = (
+                    if width == 0 { 800 } else { width },
+                    chart_height.get_value(),
+                );
+                let text = node.get_untracked().and_then(|canvas| {
+                    latest.with_value(|v| {
+                        v.as_ref()
+                            .and_then(|v| crate::export::svg(chart, v, &canvas, size))
+                    })
+                });
+                if let Some(text) = text {
+                    dom::download_text(
+                        &crate::export::file_name(chart, "svg"),
+                        "image/svg+xml",
+                        &text,
+                    );
+                }
+            }
+            _ => {
+                let text = latest.with_value(|v| v.as_ref().map(|v| crate::export::csv(chart, v)));
+                if let Some(text) = text {
+                    dom::download_text(&crate::export::file_name(chart, "csv"), "text/csv", &text);
+                }
+            }
+        };
+        view! {
+            <button
+                type="button"
+                class="export"
+                data-testid=format!("export-{}-{kind}", chart.id())
+                aria-label=format!("Download {} as {}", chart.title(), kind.to_uppercase())
+                title=format!("Download as {}", kind.to_uppercase())
+                on:click=on_click
+            >{kind.to_uppercase()}</button>
+        }
+    };
+
+    let cards = shown
         .iter()
-        .zip(canvases.iter())
-        .enumerate()
-        .map(|(i, (chart, node))| {
-            let chart = *chart;
-            let node = *node;
+        .map(|&chart| {
+            let i = chart.index();
+            let node = canvases[i];
             let on_move = move |ev: leptos::ev::MouseEvent| {
                 let (x, y) = (ev.offset_x(), ev.offset_y());
                 let found = hits.with_value(|all| {
@@ -574,9 +699,20 @@ pub fn App() -> impl IntoView {
                 tooltip.set(found.map(|h| (i, h.x, h.y, h.text)));
             };
             view! {
-                <figure class="card" data-testid=format!("card-{}", chart.id())>
+                <figure
+                    class="card"
+                    class:highlight=move || tour_at.get().is_some_and(|t| crate::tour::STOPS[t].chart == chart)
+                    data-testid=format!("card-{}", chart.id())
+                >
                     <figcaption>
-                        <h2>{chart.title()}</h2>
+                        <div class="card-head">
+                            <h2>{chart.title()}</h2>
+                            <div class="exports" role="group" aria-label=format!("Download {}", chart.title())>
+                                {export_button(chart, node, "png")}
+                                {export_button(chart, node, "svg")}
+                                {export_button(chart, node, "csv")}
+                            </div>
+                        </div>
                         <p>{chart.caption()}</p>
                     </figcaption>
                     <div class="plot">
@@ -600,7 +736,8 @@ pub fn App() -> impl IntoView {
                                             class="tooltip"
                                             role="tooltip"
                                             data-testid="tooltip"
-                                            style=format!("left:{}px;top:{}px", x + 12, y + 12)
+                                            style:left=format!("{}px", x + 12)
+                                            style:top=format!("{}px", y + 12)
                                         >
                                             {text.lines().map(|l| view! { <div>{l.to_owned()}</div> }).collect_view()}
                                         </div>
@@ -655,6 +792,8 @@ pub fn App() -> impl IntoView {
                 )))}</dd>
             </div>
         </dl>
+    };
+    let message = view! {
         <div class="message" role="alert" data-testid="message" hidden=move || !failed()>
             <strong>{current(|_, c| Some(format!(
                 "{} GPUs: this setting cannot run. ",
@@ -675,13 +814,122 @@ pub fn App() -> impl IntoView {
         })
     };
 
+    let notice_box = move || {
+        view! {
+            <Show when=move || notices.with(|n| !n.is_empty())>
+                <div class="notice" role="status" data-testid="url-notice">
+                    <strong>{move || notice_title.get()}</strong>
+                    <ul>
+                        {move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    </ul>
+                    <button type="button" class="reset" on:click=move |_| notices.set(Vec::new())>
+                        "Dismiss"
+                    </button>
+                </div>
+            </Show>
+        }
+    };
+
+    if embed.with_value(Option::is_some) {
+        let full_link = move || {
+            let q = crate::url::to_query(&controls.get());
+            if q.is_empty() {
+                String::from("./")
+            } else {
+                format!("./?{q}")
+            }
+        };
+        return view! {
+            <main class="embed-view" data-testid="embed">
+                <div class="embed-controls" role="group" aria-label="Controls">
+                    {slider_view(nodes_slider)}
+                    {slider_view(seq_slider)}
+                    {select_view("Model", "model", model_options, |c| c.model, |c, v| {
+                        c.model = PRESETS.iter().find(|p| p.id == v).map_or("custom", |p| p.id);
+                    })}
+                </div>
+                {notice_box()}
+                {message}
+                <div class="cards">{cards}</div>
+                <p class="embed-foot">
+                    <a href=full_link target="_blank" rel="noopener" data-testid="open-full">
+                        "Open in ScaleScope: every control and chart"
+                    </a>
+                </p>
+            </main>
+        }
+        .into_any();
+    }
+
+    // A scenario file picked or dropped: applied whole, or not at all.
+    let apply_import = move |name: String, read: Result<String, String>| match read
+        .and_then(|text| crate::export::import_scenario(&text))
+    {
+        Ok((c, changed)) => {
+            import_error.set(None);
+            tour_at.set(None);
+            notice_title.set(format!(
+                "Opened {name}. Some of its settings are shown differently: "
+            ));
+            notices.set(changed);
+            controls.set(c);
+        }
+        Err(e) => import_error.set(Some(format!(
+            "Could not open {name}: {e}. Nothing was changed."
+        ))),
+    };
+    let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
+    let _ = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        if let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        {
+            let name = file.name();
+            dom::read_text(&file, move |r| apply_import(name, r));
+        }
+    });
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        let open = model_page::is_open();
+        if open != model_open.get_untracked() {
+            model_open.set(open);
+            // Charts hidden behind the model page are re-measured and
+            // repainted when the explorer shows again.
+            if !open {
+                resized.update(|n| *n += 1);
+            }
+        }
+    });
+    let export_scenario = move |_| {
+        let text = latest.with_value(|v| {
+            v.as_ref()
+                .map(|v| crate::export::scenario_json(&v.controls, &v.current))
+        });
+        if let Some(text) = text {
+            dom::download_text("scalescope-scenario.json", "application/json", &text);
+        }
+    };
+    let start_tour = move |_| tour::go(0, tour_at, controls);
+
     view! {
         <header class="top">
-            <h1>"ScaleScope"</h1>
-            <p class="tagline">"Why large-scale training hits diminishing returns: drag a control and every chart is redrawn from the model."</p>
+            <div class="brand">
+                <h1>"ScaleScope"</h1>
+                <p class="tagline">"Why large-scale training hits diminishing returns: drag a control and every chart is redrawn from the model."</p>
+            </div>
+            <nav class="pages" aria-label="Pages">
+                <a href="#" data-testid="explorer-link" class:current=move || !model_open.get()>"Explorer"</a>
+                <button type="button" data-testid="tour-start" on:click=start_tour>"Paper tour"</button>
+                <a href="#model" data-testid="model-link" class:current=move || model_open.get()>"The model"</a>
+            </nav>
         </header>
-        <main class="layout">
+        <Show when=move || model_open.get()>
+            {model_page::view()}
+        </Show>
+        <main class="layout" hidden=move || model_open.get()>
             <aside class="panel" aria-label="Controls">
+
                 <section>
                     <h2>"Cluster"</h2>
                     {select_view("GPU", "gpu", gpu_options, |c| c.gpu, |c, v| {
@@ -819,6 +1067,29 @@ pub fn App() -> impl IntoView {
                         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                         |c, v| c.overrides.gpus_per_node = v.map(|v| (v.round() as u32).clamp(1, 1024)))}
                 </details>
+                <section class="files">
+                    <h2>"Scenario file"</h2>
+                    <button type="button" class="file-button" data-testid="export-scenario" on:click=export_scenario>
+                        "Download this setting (JSON)"
+                    </button>
+                    <label class="file-button">
+                        "Open a scenario file…"
+                        <input
+                            type="file"
+                            accept=".json,application/json"
+                            data-testid="import-file"
+                            on:change=move |ev| {
+                                let input: web_sys::HtmlInputElement = event_target(&ev);
+                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                    let name = file.name();
+                                    dom::read_text(&file, move |r| apply_import(name, r));
+                                }
+                                input.set_value("");
+                            }
+                        />
+                    </label>
+                    <p class="hint">"or drop one anywhere on the page. The format is the command-line tool's."</p>
+                </section>
                 <button
                     class="reset-all"
                     type="button"
@@ -827,20 +1098,19 @@ pub fn App() -> impl IntoView {
                 >"Reset every control"</button>
             </aside>
             <section class="results" aria-label="Results">
-                <Show when=move || notices.with(|n| !n.is_empty())>
-                    <div class="notice" role="status" data-testid="url-notice">
-                        <strong>"Some of this link's settings were not used: "</strong>
-                        <ul>
-                            {move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-                        </ul>
-                        <button type="button" class="reset" on:click=move |_| notices.set(Vec::new())>
-                            "Dismiss"
-                        </button>
+                {move || tour_at.get().map(|i| tour::panel(i, tour_at, controls))}
+                {notice_box()}
+                {move || import_error.get().map(|e| view! {
+                    <div class="message" role="alert" data-testid="import-error">
+                        {e}
+                        " "
+                        <button type="button" class="reset" on:click=move |_| import_error.set(None)>"Dismiss"</button>
                     </div>
-                </Show>
-                <div class="readout" aria-live="polite">{summary}</div>
+                })}
+                <div class="readout" aria-live="polite">{summary}{message}</div>
                 <div class="cards">{cards}</div>
             </section>
         </main>
     }
+    .into_any()
 }

@@ -1,0 +1,449 @@
+//! The model page's text: the equations and assumptions of the core
+//! (`scalescope_core`), section by section, in plain words for ML engineers
+//! and students. Every equation restates what `core/src/evaluate.rs`,
+//! `collective.rs`, `memory.rs`, `power.rs`, `model.rs` and `hardware.rs`
+//! compute; the constants each section names are rows of
+//! `scalescope_core::calibration::TABLE`, whose values the page shows
+//! beside the text. The numbers quoted here are checked against that table
+//! by the tests below, so a changed constant cannot leave the page stale
+//! unnoticed.
+
+/// One section of the model page.
+#[derive(Clone, Copy, Debug)]
+pub struct Section {
+    /// Short id used as an HTML anchor, e.g. "compute".
+    pub id: &'static str,
+    /// Heading.
+    pub title: &'static str,
+    /// Plain-language paragraphs (1 to 3), each a single string.
+    pub paragraphs: &'static [&'static str],
+    /// Equations, each one line of plain text using Unicode math (×, ÷, ≈,
+    /// Σ, ⌈ ⌉, subscripts written like `t_gemm`), e.g.
+    /// `t_gemm = FLOPs ÷ (peak × η_gemm) + n_kernels × 8 µs`.
+    pub equations: &'static [&'static str],
+    /// Names of the calibration constants (exactly as in
+    /// `core/src/calibration.rs`, e.g. `GEMM_EFFICIENCY_H100`) that this
+    /// section uses.
+    pub constants: &'static [&'static str],
+}
+
+/// Every section, in reading order.
+pub const SECTIONS: &[Section] = &[
+    Section {
+        id: "units",
+        title: "Conventions: parameters, FLOPs, MFU and HFU",
+        paragraphs: &[
+            "Every time is for one GPU of the last pipeline stage (the one that also runs the \
+             output head): one layer and one micro-batch at a time, multiplied by the L_s = L ÷ \
+             pp layers of the stage and the m micro-batches of the step. Notation: L layers, h \
+             hidden width, f MLP width, V vocabulary, s sequence length, b micro-batch in \
+             sequences, tp, pp, cp and dp the parallel degrees, and T = b × s ÷ cp the tokens one \
+             GPU holds per micro-batch.",
+            "Model FLOPs follow the PaLM convention (Chowdhery et al. 2023, appendix B), which \
+             the paper cites for MFU: 6 FLOPs per matmul parameter per token, counting every \
+             layer's matmuls and the output head but not the input embedding table, plus an \
+             attention term of 12 × L × h × s that is not halved for the causal mask.",
+            "MFU divides these model FLOPs by the step time, the GPU count and the dense peak of \
+             the matmul precision (the fp8 peak when fp8 is chosen, else bf16, or fp16 on V100). \
+             HFU also counts the forward pass that full recomputation runs again (a third of the \
+             model FLOPs); selective recomputation redoes only element-wise work, which adds no \
+             FLOPs.",
+        ],
+        equations: &[
+            "kv = kv_heads × h ÷ heads;  k = 3 (SwiGLU) or 2 (GeLU)",
+            "N_layer = 2h² + 2h × kv + k × h × f + 2h   (attention, MLP, two norms)",
+            "N = L × N_layer + 2 × V × h + h   (layers, input embedding, output head, final norm)",
+            "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 12 × L × h × s   (training FLOPs \
+             per token)",
+            "tokens per step = global_batch × s;  tokens/s = tokens per step ÷ t_step",
+            "MFU = tokens per step × F ÷ (t_step × GPUs × peak)",
+            "HFU = tokens per step × (F + F_re) ÷ (t_step × GPUs × peak);  F_re = F ÷ 3 with full \
+             recomputation, else 0",
+        ],
+        constants: &[],
+    },
+    Section {
+        id: "compute",
+        title: "Compute: GEMMs, attention, element-wise work and the optimizer",
+        paragraphs: &[
+            "A layer's GEMM time is its matmul FLOPs over the derated peak plus four fixed kernel \
+             overheads of 8 µs (launch, tail and wave quantisation), which is what makes the \
+             small GEMMs of high TP run far below peak. The efficiency is one constant per GPU: \
+             0.62 on H100 (also used for H200 and B200), 0.78 on A100 and 0.72 on V100.",
+            "FlashAttention runs at its own efficiency (0.35 on H100, 0.60 on A100, 0.40 for \
+             CUTLASS attention on V100), scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
+             key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
+             GEMMs only. Element-wise work (48 unfused passes over hidden-sized tensors and 8 \
+             over MLP-sized ones, plus three passes per extra CP ring step to merge partial \
+             outputs) streams bf16 bytes at 80% of HBM bandwidth.",
+            "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
+             the scores) and twice the element-wise work; selective recomputation runs the \
+             element-wise forward again, full recomputation the whole layer forward. The output \
+             head and loss run once per micro-batch, and the AdamW step streams 30 bytes per \
+             parameter of the GPU's optimizer shard through HBM.",
+        ],
+        equations: &[
+            "T = b × s ÷ cp;  L_kv = s ÷ cp;  t_0 = 8 µs;  peak = dense peak of the matmul \
+             precision",
+            "t_gemm = 2 × T × (2h² + 2h × kv + k × h × f) ÷ tp ÷ (peak × η_gemm) + 4 × t_0",
+            "η_gemm = 0.62 (H100, H200, B200), 0.78 (A100), 0.72 (V100)",
+            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200), \
+             0.60 (A100), 0.40 (V100)",
+            "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0",
+            "bytes_ew = 2 × (48 × T × h ÷ sp + 3 × (cp − 1) × T × h ÷ tp + 8 × T × f ÷ tp);  sp = \
+             tp with sequence parallelism, else 1",
+            "t_ew = bytes_ew ÷ (HBM bandwidth × 0.80)",
+            "t_fwd = t_gemm + t_attn + t_ew",
+            "t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
+            "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full)",
+            "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
+             × 0.80) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
+            "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.80);  shard = 1 (DDP), r_dp \
+             (HSDP), dp × cp (ZeRO-1 and both FSDPs)",
+            "compute = m × (L_s × (t_fwd + t_bwd + t_re) + t_head,fwd + t_head,bwd) + t_opt",
+        ],
+        constants: &[
+            "GEMM_EFFICIENCY_H100",
+            "GEMM_EFFICIENCY_A100",
+            "GEMM_EFFICIENCY_V100",
+            "ATTENTION_EFFICIENCY_H100",
+            "ATTENTION_EFFICIENCY_A100",
+            "ATTENTION_EFFICIENCY_V100",
+            "ATTENTION_HALF_LENGTH",
+            "KERNEL_OVERHEAD_US",
+            "HBM_EFFICIENCY",
+            "HIDDEN_PASSES",
+            "FFN_PASSES",
+            "BACKWARD_ELEMENTWISE_FACTOR",
+            "ATTENTION_BACKWARD_FACTOR",
+            "OPTIMIZER_BYTES_PER_PARAM",
+        ],
+    },
+    Section {
+        id: "collectives",
+        title: "Collectives: NCCL's ring and tree",
+        paragraphs: &[
+            "Each collective costs what NCCL's own tuning model says: a start-up latency, a \
+             latency per algorithm step, and the bytes each GPU moves over the bus bandwidth, \
+             where S is the whole buffer (the gathered output of an AllGather, the input of a \
+             ReduceScatter). A group of n ranks, r to a node, spans M = ⌈n ÷ r⌉ nodes: inside one \
+             node the bus is NVLink (one direction, at 80%); across nodes it is the slower of \
+             NVLink and the group's r InfiniBand rails at 90% of line rate.",
+            "AllGather and ReduceScatter run as a ring; AllReduce takes the faster of a ring \
+             (twice the steps) and NCCL's double binary tree, whose latency grows with log2 of \
+             the node count instead of the rank count, and a point-to-point send pays one step. \
+             In the step model every ring step and send is 1.6 times slower than NCCL's tuning \
+             model (stragglers and jitter at scale); tree hops are not scaled, and the explorer's \
+             bus-bandwidth chart uses NCCL's unscaled latencies.",
+            "A ring AllGather takes n − 1 steps of S ÷ n bytes each, so its latency grows with \
+             the GPU count while its bytes term does not: on H100 nodes the latency alone is \
+             about 1 ms over 16 nodes of 8 and 15.5 ms over 256, against 0.3 ms for the tree \
+             AllReduce. That is why AllGather bus bandwidth collapses at scale while AllReduce \
+             holds.",
+        ],
+        equations: &[
+            "B_nvl = quoted NVLink (both directions) × 0.5 × 0.8;  B_net = InfiniBand per node ÷ \
+             GPUs per node × 0.9   (H100: 360 and 45 GB/s)",
+            "M = ⌈n ÷ r⌉;  B_bus = B_nvl if M = 1, else min(B_nvl, r × B_net)",
+            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.6;  β_net = 14 µs × 1.6;  γ_nvl = 4 µs;  γ_net = 14 \
+             µs",
+            "t_AG = t_RS = α + (n − M) × β_nvl + (M − 1) × β_net + S × (n − 1) ÷ n ÷ B_bus",
+            "t_AR,ring = α + 2 × (n − M) × β_nvl + 2 × (M − 1) × β_net + 2 × S × (n − 1) ÷ n ÷ \
+             B_bus",
+            "t_AR,tree = α + 2 × ((r − 1) × γ_nvl + log2(M) × γ_net) + 2 × S ÷ (0.9 × B_bus)",
+            "t_AR = min(t_AR,ring, t_AR,tree)",
+            "t_send = α + β + S ÷ B   (β_nvl and B_nvl if the peer shares the node, else β_net \
+             and one rail's B_net)",
+            "n = 1 or S = 0 ⇒ t = 0",
+            "busbw = S × (n − 1) ÷ n ÷ t (AllGather, ReduceScatter);  S × 2 × (n − 1) ÷ n ÷ t \
+             (AllReduce)",
+        ],
+        constants: &[
+            "NVLINK_EFFICIENCY",
+            "NETWORK_EFFICIENCY",
+            "NCCL_BASE_LATENCY_US",
+            "NCCL_NVLINK_STEP_US",
+            "NCCL_NETWORK_STEP_US",
+            "NCCL_NVLINK_TREE_HOP_US",
+            "NCCL_NETWORK_TREE_HOP_US",
+            "RING_STEP_AT_SCALE_FACTOR",
+        ],
+    },
+    Section {
+        id: "parallelism",
+        title: "Parallelism: who talks to whom",
+        paragraphs: &[
+            "dp = GPUs ÷ (tp × pp × cp) replicas each run m micro-batches per step, with ranks \
+             laid out TP innermost, then CP and DP, PP outermost. TP stays inside a node when tp \
+             fits in one; the data-parallel shard group spans dp × cp ranks (CP ranks hold the \
+             same parameters), GPUs per node ÷ tp of them on each node, so more TP shrinks both \
+             the ring and each GPU's shard.",
+            "DDP AllReduces fp32 gradients once per step, and ZeRO-1 ReduceScatters them and \
+             AllGathers the updated bf16 parameters once per step. FSDP as the paper ran it \
+             (llama-recipes, parameters kept after forward) gathers each layer's bf16 parameters \
+             in forward and ReduceScatters its gradients in bf16 in backward, every micro-batch; \
+             full shard gathers each layer again in backward, and HSDP full-shards inside a node \
+             and AllReduces fp32 gradient shards across nodes, one rank per node.",
+            "TP runs two blocking collectives per layer each way on 2 × T × h bytes of \
+             activations (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, \
+             which also splits the hidden-sized element-wise work, stage sends and saved \
+             activations by tp), repeated in backward by full recomputation. CP passes K/V blocks \
+             round a ring of cp ranks beside each attention block, and PP sends activations \
+             between stages; GPipe and 1F1B share one bubble of (pp − 1) micro-batch times and \
+             differ only in memory, while v interleaved chunks divide the bubble by v.",
+        ],
+        equations: &[
+            "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
+            "TP group: n = tp, r = min(tp, GPUs per node)",
+            "DP shard group: n = dp × cp, r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, dp × cp)",
+            "P_layer = N_layer ÷ tp;  P_root = V × h × (2 if pp = 1, else 1) ÷ tp;  P_stage = L_s \
+             × P_layer + P_root",
+            "t_TP,one = t_AR(2 × T × h), or t_AG(2 × T × h) + t_RS(2 × T × h) with sequence \
+             parallelism   (one of the two per layer each way)",
+            "t_TP = m × L_s × n_TP × t_TP,one;  n_TP = 4 (2 fwd, 2 bwd), 6 with full \
+             recomputation   (all exposed)",
+            "CP: S_kv = 4 × T × max(kv_heads ÷ tp, 1) × h ÷ heads;  t_send over NVLink if tp × cp \
+             ≤ GPUs per node",
+            "CP per layer: (cp − 1) sends beside t_attn ÷ cp each (fwd);  (cp − 1) double sends \
+             beside 2.5 × t_attn ÷ cp each (bwd)",
+            "FSDP per layer and micro-batch: t_AG(2 × P_layer) in fwd;  t_RS(2 × P_layer) in bwd, \
+             plus t_AG(2 × P_layer) again with full shard",
+            "FSDP per micro-batch, once: t_AG(2 × P_root) and t_RS(2 × P_root)",
+            "DDP: t_AR(4 × P_stage) over the DP group;  ZeRO-1: t_RS(4 × P_stage) + t_AG(2 × \
+             P_stage)",
+            "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(4 × P_stage ÷ r_dp) \
+             over dp × cp ÷ r_dp ranks, one per node",
+            "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) × v of them \
+             exposed;  NVLink if tp × cp × dp < GPUs per node",
+            "bubble = (pp − 1) ÷ v × t_mb;  v = virtual stages (interleaved), else 1",
+            "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd + t_head,bwd + FSDP or HSDP shard \
+             exposure and stretch of one micro-batch",
+        ],
+        constants: &["FSDP_REDUCE_BYTES"],
+    },
+    Section {
+        id: "overlap",
+        title: "Overlap: what hides behind what",
+        paragraphs: &[
+            "TP collectives block; CP sends, steady-state pipeline sends and all data-parallel \
+             traffic run beside compute, and only what outlasts it is exposed. FSDP prefetches \
+             one layer: each layer's gather (and in backward its scatter) runs beside one layer's \
+             busy time, which counts its compute, its blocking TP collectives and its CP \
+             exposure; the first gather, the last scatter and the embedding tables' gather and \
+             scatter have nothing to hide behind.",
+            "DDP and ZeRO-1 gradients and HSDP's cross-node AllReduce go out in L_s buckets \
+             behind one micro-batch's backward (ZeRO-1's parameter gather behind a forward): the \
+             last bucket is always exposed, and the rest hides behind L_s − 1 layers.",
+            "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
+             of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
+             contention. A data-parallel collective beside compute also gets only 0.13 of the \
+             GPU's NVLink bus rate (the network rate is not scaled), so a smaller per-GPU shard \
+             (more TP or PP) shortens it; TP collectives and CP sends keep the full rate.",
+        ],
+        equations: &[
+            "σ = min(24 ÷ SMs, 0.5)",
+            "overlap(c, w): w′ = w ÷ (1 − σ);  c ≥ w′ ⇒ exposed = c − w′, stretch = w′ − w;  else \
+             exposed = 0, stretch = σ × c",
+            "busy_fwd = t_fwd + 2 × t_TP,one + CP exposure and stretch (fwd)",
+            "busy_bwd = t_bwd + t_re + 2 × t_TP,one (+ 2 × t_TP,one with full recomputation) + CP \
+             exposure and stretch (bwd)",
+            "FSDP exposed per micro-batch = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
+             busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
+            "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
+            "data-parallel links: B_nvl × 0.13 (H100: 46.8 GB/s), B_net unchanged",
+            "t_step = compute + contention + bubble + Σ exposed communication",
+        ],
+        constants: &["NCCL_CHANNELS", "OVERLAP_BANDWIDTH_SHARE"],
+    },
+    Section {
+        id: "memory",
+        title: "Memory per GPU",
+        paragraphs: &[
+            "Memory is a sum of parts for the fullest GPU: the first pipeline stage's activations \
+             in flight, plus the fp32 logits that only the last stage holds, so it errs high when \
+             pp > 1. Weights are bf16 (2 B per parameter), gradients fp32 (4 B), and the \
+             optimizer keeps fp32 master weights and two AdamW moments (12 B), each divided by \
+             the shard count its data-parallel flavour allows.",
+            "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block with \
+             FlashAttention (no score matrix): hidden-sized tensors are replicated across TP \
+             ranks unless sequence parallelism splits them, projections are split by TP. \
+             Selective recomputation drops two hidden-sized and one MLP-sized tensor per token; \
+             full recomputation keeps only each layer's input, plus one layer's working set while \
+             it is recomputed.",
+            "Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
+             context, NCCL and the allocator; a layout fits when the total is at most the GPU's \
+             HBM capacity.",
+        ],
+        equations: &[
+            "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
+            "DDP: weights 2P, gradients 4P, optimizer 12P, buffers 2 × 25 M × 4 B",
+            "ZeRO-1: 2P, 4P, 12P ÷ D, buffers 2 × 25 M × 4 B",
+            "FSDP (paper): 2P, 4P ÷ D, 12P ÷ D, buffers 8 × P_layer",
+            "FSDP full shard: 2P ÷ D, 4P ÷ D, 12P ÷ D, buffers 12 × P_layer",
+            "HSDP: 2P ÷ D_node, 4P ÷ D_node, 12P ÷ D_node, buffers 12 × P_layer",
+            "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
+            "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, pp) × (1 + (pp − 1) \
+             ÷ (pp × v)) (interleaved)",
+            "activations = 2 B × a × T × L_s × in flight (+ 2 B × a_none × T with full \
+             recomputation) + 2 × 4 B × T × V ÷ tp",
+            "total = weights + gradients + optimizer + activations + buffers + 2 GiB;  fits ⇔ \
+             total ≤ HBM",
+        ],
+        constants: &["RUNTIME_RESERVE_GIB"],
+    },
+    Section {
+        id: "power",
+        title: "Power and energy",
+        paragraphs: &[
+            "A training GPU draws most of its power whether or not a compute kernel runs: clocks \
+             stay up, NCCL kernels spin and HBM stays busy. The paper measures per-GPU power \
+             falling only 5.87% (658 W to 620 W) while per-GPU throughput falls 37.22%.",
+            "Power is therefore linear in u, the share of the step in which compute kernels run \
+             (compute plus its contention stretch), from a floor of 0.78 to 0.78 + 0.17 of the \
+             span from idle to TDP. Both constants were fitted together on the paper's 658 W at \
+             128 H100s, 620 W at 2048 and the +30 W of tensor parallelism at 2048.",
+            "Energy efficiency is tokens per joule of GPU energy: CPUs, NICs, switches and \
+             cooling are not counted.",
+        ],
+        equations: &[
+            "u = (compute + contention) ÷ t_step",
+            "P_GPU = P_idle + (TDP − P_idle) × (0.78 + 0.17 × u)",
+            "H100: P_GPU = 70 W + 630 W × (0.78 + 0.17 × u) ≈ 561 W + 107 W × u",
+            "tokens/J = tokens/s ÷ (P_GPU × GPUs)",
+        ],
+        constants: &["POWER_FLOOR", "POWER_COMPUTE_SPAN"],
+    },
+    Section {
+        id: "assumptions",
+        title: "What the model leaves out",
+        paragraphs: &[
+            "Efficiencies are one constant per GPU whatever the matrix shapes (only the fixed 8 \
+             µs per kernel makes small GEMMs slower), and H200 and B200 were never measured: they \
+             carry H100's GEMM and attention efficiencies (0.62 and 0.35) with their own \
+             datasheet peaks, memory, links and power.",
+            "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
+             slower ring step and the 0.13 share of NVLink for overlapped traffic, and these two \
+             constants carry the model's main uncertainty. Collectives of different kinds never \
+             compete for links, pipeline neighbours are taken to share a node whenever their rank \
+             stride (tp × cp × dp) is below the node size, and every stage is taken to be as slow \
+             as the last.",
+            "Data-parallel gradient traffic hides behind one micro-batch only, FSDP gathers and \
+             scatters again for every micro-batch, and the input embedding lookup, data loading, \
+             checkpoints and failures cost nothing. Memory is a sum of parts, not an allocator \
+             trace: fragmentation beyond the 2 GiB reserve is not modelled.",
+        ],
+        equations: &[],
+        constants: &[
+            "GEMM_EFFICIENCY_H100",
+            "ATTENTION_EFFICIENCY_H100",
+            "KERNEL_OVERHEAD_US",
+            "RING_STEP_AT_SCALE_FACTOR",
+            "OVERLAP_BANDWIDTH_SHARE",
+            "RUNTIME_RESERVE_GIB",
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::{Section, SECTIONS};
+    use scalescope_core::calibration::TABLE;
+
+    fn strings(s: &Section) -> impl Iterator<Item = &'static str> {
+        [s.id, s.title]
+            .into_iter()
+            .chain(s.paragraphs.iter().copied())
+            .chain(s.equations.iter().copied())
+            .chain(s.constants.iter().copied())
+    }
+
+    #[test]
+    fn sections_come_in_reading_order_with_unique_ids() {
+        let ids: Vec<&str> = SECTIONS.iter().map(|s| s.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "units",
+                "compute",
+                "collectives",
+                "parallelism",
+                "overlap",
+                "memory",
+                "power",
+                "assumptions"
+            ]
+        );
+        for (i, a) in ids.iter().enumerate() {
+            assert!(!ids[i + 1..].contains(a), "duplicate id {a}");
+            assert!(
+                a.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{a} is not an anchor"
+            );
+        }
+    }
+
+    #[test]
+    fn every_section_has_one_to_three_paragraphs() {
+        for s in SECTIONS {
+            assert!(
+                (1..=3).contains(&s.paragraphs.len()),
+                "{}: {} paragraphs",
+                s.id,
+                s.paragraphs.len()
+            );
+        }
+    }
+
+    #[test]
+    fn no_string_is_empty() {
+        for s in SECTIONS {
+            for t in strings(s) {
+                assert!(!t.trim().is_empty(), "{}: empty string", s.id);
+                assert_eq!(t, t.trim(), "{}: stray whitespace in {t:?}", s.id);
+                assert!(!t.contains('\n'), "{}: {t:?} is not one line", s.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_constant_is_in_the_calibration_table() {
+        for s in SECTIONS {
+            for name in s.constants {
+                assert!(
+                    TABLE.iter().any(|c| c.name == *name),
+                    "{}: {name} is not in calibration::TABLE",
+                    s.id
+                );
+            }
+            let unique = s
+                .constants
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !s.constants[i + 1..].contains(n));
+            assert!(unique, "{}: a constant is listed twice", s.id);
+        }
+    }
+
+    #[test]
+    fn every_listed_constant_is_quoted_at_its_current_value() {
+        for s in SECTIONS {
+            let text: String = s
+                .paragraphs
+                .iter()
+                .chain(s.equations)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            for name in s.constants {
+                let c = TABLE.iter().find(|c| c.name == *name).unwrap();
+                let value = format!("{}", c.value);
+                assert!(
+                    text.contains(&value),
+                    "{}: {name} = {value} is not quoted; update the text",
+                    s.id
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The model page (`#model`): the core's equations and assumptions, the
+//! calibration table and the validation against the paper, computed by
+//! the core in the browser when the page opens.
+//!
+//! The page is static text, so it is written as HTML (escaped) rather
+//! than as reactive views: the same page for a fraction of the code.
+
+use crate::equations::SECTIONS;
+use core::fmt::Write as _;
+use leptos::prelude::*;
+use scalescope_core::calibration::TABLE;
+use scalescope_core::findings::{self, Bound, Finding, Number, TOLERANCE};
+use std::time::Duration;
+
+/// Whether the URL's fragment asks for the model page (`#model`, or one of
+/// its sections such as `#model-compute`).
+#[must_use]
+pub fn is_open() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|h| h.starts_with("#model"))
+}
+
+/// Text escaped for HTML.
+pub fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A stated value with its unit: `37.22 %`, `658 W`.
+#[must_use]
+pub fn value(v: f64, unit: &str) -> String {
+    match unit {
+        "W" => format!("{v:.0} W"),
+        "%" => format!("{v:.2} %"),
+        _ => format!("{v:.2} {unit}"),
+    }
+}
+
+/// How the paper states a number: `under 15.00 %`.
+#[must_use]
+pub fn stated(n: &Number) -> String {
+    let bound = match n.bound {
+        Bound::About => "",
+        Bound::Under => "under ",
+        Bound::Over => "over ",
+    };
+    format!("{bound}{}", value(n.paper, n.unit))
+}
+
+/// Model minus paper: `+4.53 points`, `-5 W`.
+#[must_use]
+pub fn difference(n: &Number) -> String {
+    let unit = if n.unit == "%" { "points" } else { n.unit };
+    format!("{:+.2} {unit}", n.difference())
+}
+
+/// A finding's stated numbers as a table (quantity, paper, model,
+/// difference); empty for shape-only findings.
+#[must_use]
+pub fn numbers_table(f: &Finding, testid: &str) -> String {
+    if f.numbers.is_empty() {
+        return String::new();
+    }
+    let mut h = format!(
+        "<table class=\"numbers\" data-testid=\"{testid}\"><thead><tr><th scope=\"col\">Quantity</th>\
+         <th scope=\"col\">Paper</th><th scope=\"col\">Model</th><th scope=\"col\">Difference</th>\
+         </tr></thead><tbody>"
+    );
+    for n in &f.numbers {
+        let _ = write!(
+            h,
+            "<tr{}><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+            if n.holds() { "" } else { " class=\"misses\"" },
+            esc(n.quantity),
+            esc(&stated(n)),
+            esc(&value(n.model, n.unit)),
+            esc(&difference(n))
+        );
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// The equations, assumptions and calibration table.
+fn static_part() -> String {
+    let mut h = String::from(
+        "<h1>How the model works</h1><p class=\"lead\">ScaleScope computes one training step of a \
+         decoder-only transformer from first principles: the FLOPs and bytes of each layer, the \
+         GPU's datasheet rates, NCCL's cost model for each collective, and which communication \
+         can hide behind which compute. Every number on the explorer's charts comes from these \
+         equations; nothing is looked up from measurements.</p>\
+         <nav class=\"toc\" aria-label=\"On this page\"><ol>",
+    );
+    for s in SECTIONS {
+        let _ = write!(
+            h,
+            "<li><a href=\"#model-{}\">{}</a></li>",
+            s.id,
+            esc(s.title)
+        );
+    }
+    h.push_str(
+        "<li><a href=\"#model-calibration\">Calibration table</a></li>\
+         <li><a href=\"#model-validation\">Validation against the paper</a></li></ol></nav>",
+    );
+    for s in SECTIONS {
+        let _ = write!(
+            h,
+            "<section id=\"model-{}\" class=\"model-section\"><h2>{}</h2>",
+            s.id,
+            esc(s.title)
+        );
+        for p in s.paragraphs {
+            let _ = write!(h, "<p>{}</p>", esc(p));
+        }
+        if !s.equations.is_empty() {
+            let _ = write!(
+                h,
+                "<div class=\"equations\" role=\"group\" aria-label=\"Equations: {}\">",
+                esc(s.title)
+            );
+            for e in s.equations {
+                let _ = write!(h, "<code class=\"eq\">{}</code>", esc(e));
+            }
+            h.push_str("</div>");
+        }
+        if !s.constants.is_empty() {
+            let listed: Vec<String> = s
+                .constants
+                .iter()
+                .map(|name| {
+                    TABLE.iter().find(|c| c.name == *name).map_or_else(
+                        || (*name).to_owned(),
+                        |c| {
+                            if c.unit == "-" {
+                                format!("{} = {}", c.name, c.value)
+                            } else {
+                                format!("{} = {} {}", c.name, c.value, c.unit)
+                            }
+                        },
+                    )
+                })
+                .collect();
+            let _ = write!(
+                h,
+                "<p class=\"constants\">Constants: {} (see the calibration table).</p>",
+                esc(&listed.join(" · "))
+            );
+        }
+        h.push_str("</section>");
+    }
+    h.push_str(
+        "<section id=\"model-calibration\" class=\"model-section\"><h2>Calibration table</h2>\
+         <p>Every constant of the model that is not a datasheet number, with where it comes from. \
+         The table is read from the core's source, so it cannot drift from what the model uses.\
+         </p><div class=\"scroll\"><table class=\"calibration\" data-testid=\"calibration-table\">\
+         <thead><tr><th scope=\"col\">Constant</th><th scope=\"col\">Value</th>\
+         <th scope=\"col\">Unit</th><th scope=\"col\">Source or calibration</th></tr></thead><tbody>",
+    );
+    for c in TABLE {
+        let _ = write!(
+            h,
+            "<tr><th scope=\"row\"><code>{}</code></th><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+            esc(c.name),
+            c.value,
+            esc(c.unit),
+            esc(c.source)
+        );
+    }
+    h.push_str("</tbody></table></div></section>");
+    h
+}
+
+/// The validation section for the findings as the core computed them.
+fn validation(all: &[Finding]) -> String {
+    let held = all.iter().filter(|f| f.holds).count();
+    let numbers: Vec<&Number> = all.iter().flat_map(|f| f.numbers.iter()).collect();
+    let within = numbers.iter().filter(|n| n.holds()).count();
+    let mut h = format!(
+        "<p class=\"validation-summary\" data-testid=\"validation-summary\">{held} of {} findings \
+         hold. {within} of {} stated numbers land within {:.0}% of the paper's (or on the stated \
+         side of its bound).</p>",
+        all.len(),
+        numbers.len(),
+        TOLERANCE * 100.0
+    );
+    for f in all {
+        let _ = write!(
+            h,
+            "<section class=\"finding{}\" data-testid=\"validation-{}\"><h3>{} ({}): \
+             <span class=\"verdict{}\">{}</span></h3><p>{}</p>",
+            if f.holds { "" } else { " misses" },
+            f.id,
+            f.id,
+            esc(f.figure),
+            if f.holds { "" } else { " misses" },
+            if f.holds {
+                "holds"
+            } else {
+                "does not hold yet"
+            },
+            esc(f.claim)
+        );
+        if f.numbers.is_empty() {
+            let _ = write!(
+                h,
+                "<p class=\"shape\">Paper: {}. Model: {}</p>",
+                esc(&f.paper),
+                esc(&f.model)
+            );
+        } else {
+            h.push_str(&numbers_table(f, &format!("numbers-{}", f.id)));
+            let _ = write!(
+                h,
+                "<p class=\"shape\">Model, in full: {}</p>",
+                esc(&f.model)
+            );
+        }
+        h.push_str("</section>");
+    }
+    h
+}
+
+/// The whole page.
+pub fn view() -> impl IntoView {
+    let all: RwSignal<Option<String>> = RwSignal::new(None);
+    // The findings run the model for every setting of the paper (tens of
+    // milliseconds): done after the page has shown.
+    set_timeout(
+        move || all.set(Some(validation(&findings::all()))),
+        Duration::from_millis(10),
+    );
+    view! {
+        <article class="model-page" data-testid="model-page">
+            <div inner_html=static_part()></div>
+            <section id="model-validation" class="model-section">
+                <h2>"Validation against the paper"</h2>
+                <p>
+                    "Each finding of the paper, recomputed by the model in this browser just now for \
+                     the paper's setting. Stated numbers must land within 20% of the paper's; \
+                     shape-only findings must show the stated direction."
+                </p>
+                <div inner_html=move || all.get().unwrap_or_else(|| String::from(
+                    "<p class=\"hint\" data-testid=\"validation-computing\">Running the model for every finding…</p>"
+                ))></div>
+            </section>
+            <p><a href="#" class="back">"Back to the explorer"</a></p>
+        </article>
+    }
+}

@@ -1,0 +1,92 @@
+//! The paper tour's panel: the stop's explanation, the paper's number
+//! beside the model's (computed by the core for the paper's exact
+//! setting), and buttons to step back, forward or leave.
+
+use super::model_page::{esc, numbers_table};
+use crate::state::Controls;
+use crate::tour::STOPS;
+use leptos::prelude::*;
+use scalescope_core::findings::{self, Finding};
+use std::time::Duration;
+
+/// Goes to stop `i`: sets the controls to its setting and brings its chart
+/// into view.
+pub fn go(i: usize, tour_at: RwSignal<Option<usize>>, controls: RwSignal<Controls>) {
+    let Some(stop) = STOPS.get(i) else {
+        return;
+    };
+    controls.set(stop.controls());
+    tour_at.set(Some(i));
+    let id = stop.chart.id();
+    set_timeout(
+        move || {
+            let card = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector(&format!("[data-testid=\"card-{id}\"]"))
+                    .ok()
+                    .flatten()
+            });
+            if let Some(card) = card {
+                card.scroll_into_view();
+            }
+        },
+        Duration::from_millis(30),
+    );
+}
+
+/// The paper's statement beside the model's for the same setting, the
+/// stated numbers, and whether the finding holds.
+fn compare(f: &Finding) -> String {
+    format!(
+        "<dl class=\"tour-compare\"><div><dt>Paper ({})</dt><dd data-testid=\"tour-paper\">{}</dd></div>\
+         <div><dt>Model, same setting</dt><dd data-testid=\"tour-model\">{}</dd></div></dl>{}\
+         <p class=\"verdict{}\" data-testid=\"tour-verdict\">{}</p>",
+        esc(f.figure),
+        esc(&f.paper),
+        esc(&f.model),
+        numbers_table(f, "tour-numbers"),
+        if f.holds { "" } else { " misses" },
+        if f.holds {
+            "The model reproduces this finding."
+        } else {
+            "The model does not reproduce this finding yet: see the validation section of the model page."
+        }
+    )
+}
+
+/// The panel of stop `i`.
+pub fn panel(
+    i: usize,
+    tour_at: RwSignal<Option<usize>>,
+    controls: RwSignal<Controls>,
+) -> impl IntoView {
+    let stop = STOPS[i];
+    let finding: RwSignal<Option<Finding>> = RwSignal::new(None);
+    // Some findings run layout searches: computed once the panel shows.
+    set_timeout(
+        move || finding.set(findings::by_id(stop.finding)),
+        Duration::from_millis(10),
+    );
+    let last = STOPS.len() - 1;
+    view! {
+        <section class="tour" aria-label="Paper tour" data-testid="tour" data-stop=stop.finding>
+            <div class="tour-head">
+                <span class="tour-step">{format!("Paper tour · stop {} of {}", i + 1, STOPS.len())}</span>
+                <h2 data-testid="tour-title">{format!("{}: {}", stop.finding, stop.title)}</h2>
+            </div>
+            <p data-testid="tour-text">{stop.text}</p>
+            <div inner_html=move || finding.with(|f| f.as_ref().map_or_else(
+                || String::from("<p class=\"hint\" data-testid=\"tour-computing\">Computing the model's numbers for the paper's setting…</p>"),
+                compare,
+            ))></div>
+            <p class="tour-try">"Try: " {stop.try_this}</p>
+            <div class="tour-nav">
+                <button type="button" data-testid="tour-back" disabled=i == 0
+                    on:click=move |_| go(i.saturating_sub(1), tour_at, controls)>"← Back"</button>
+                <button type="button" data-testid="tour-next" disabled=i == last
+                    on:click=move |_| go((i + 1).min(last), tour_at, controls)>"Next →"</button>
+                <button type="button" data-testid="tour-leave"
+                    on:click=move |_| tour_at.set(None)>"Leave the tour and explore from here"</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,65 @@
+// Keeps a copy of the explorer so it works with the network off after one
+// visit. Network first (a new build is picked up at once when online),
+// the copy when the network fails. Only this site's own files are touched.
+const CACHE = "scalescope-v1";
+const scope = self.registration.scope;
+const index = new URL("./", scope).href;
+
+// Everything the page loads: the page itself and the files it names.
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const response = await fetch(index, { cache: "no-cache" });
+  if (!response.ok) return;
+  const html = await response.clone().text();
+  await cache.put(index, response);
+  const files = new Set();
+  for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"#?]+)"/g)) {
+    const url = new URL(m[1], index).href;
+    if (url.startsWith(scope)) files.add(url);
+  }
+  files.add(new URL("sw.js", scope).href);
+  await Promise.all(
+    [...files].map(async (url) => {
+      const r = await fetch(url, { cache: "no-cache" });
+      if (r.ok) await cache.put(url, r);
+    }),
+  );
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || !request.url.startsWith(scope)) return;
+  const page = request.mode === "navigate";
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      try {
+        const response = await fetch(request);
+        if (response.ok && response.type === "basic") {
+          // Every link to the page (any query) shares one copy of it.
+          await cache.put(page ? index : request, response.clone());
+        }
+        return response;
+      } catch (error) {
+        const copy = await cache.match(page ? index : request);
+        if (copy) return copy;
+        throw error;
+      }
+    })(),
+  );
+});
