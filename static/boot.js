@@ -5,4 +5,7 @@
 const tag = document.querySelector("script[data-wasm]");
 const base = document.baseURI;
 const { default: init } = await import(new URL(tag.dataset.js, base).href);
-await init({ module_or_path: new URL(tag.dataset.wasm, base).href });
+const wasm = await init({ module_or_path: new URL(tag.dataset.wasm, base).href });
+// The same event trunk's own loader sends (the budget script reads the
+// module's memory from it).
+dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));

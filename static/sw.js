@@ -1,6 +1,9 @@
 // Keeps a copy of the explorer so it works with the network off after one
-// visit. Network first (a new build is picked up at once when online),
-// the copy when the network fails. Only this site's own files are touched.
+// visit. Files whose names carry a content hash never change: they come
+// from the copy when it has them. Everything else (the page, boot.js) is
+// network first, so a new build is picked up at once when online, and the
+// copy serves when the network fails. Only this site's own files are
+// touched.
 const CACHE = "scalescope-v1";
 const scope = self.registration.scope;
 const index = new URL("./", scope).href;
@@ -41,22 +44,30 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// `app-0123456789abcdef_bg.wasm`, `style-0123456789abcdef.css`: immutable.
+const hashed = /-[0-9a-f]{16}(_bg)?\.[a-z]+$/;
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(scope)) return;
   const page = request.mode === "navigate";
+  const key = page ? index : request.url.split(/[?#]/)[0];
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
+      if (hashed.test(key)) {
+        const copy = await cache.match(key);
+        if (copy) return copy;
+      }
       try {
         const response = await fetch(request);
         if (response.ok && response.type === "basic") {
-          // Every link to the page (any query) shares one copy of it.
-          await cache.put(page ? index : request, response.clone());
+          // Stored after the response is on its way, not before.
+          event.waitUntil(cache.put(key, response.clone()));
         }
         return response;
       } catch (error) {
-        const copy = await cache.match(page ? index : request);
+        const copy = await cache.match(key);
         if (copy) return copy;
         throw error;
       }

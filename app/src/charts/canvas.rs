@@ -90,10 +90,7 @@ impl FastCanvas {
     /// An SVG writer of `size` pixels that measures text with `canvas`.
     /// The document is in the returned buffer once drawing has finished.
     #[must_use]
-    pub fn svg(
-        canvas: &HtmlCanvasElement,
-        size: (u32, u32),
-    ) -> Option<(Self, SvgBuffer)> {
+    pub fn svg(canvas: &HtmlCanvasElement, size: (u32, u32)) -> Option<(Self, SvgBuffer)> {
         let mut backend = Self::new(canvas)?;
         let buffer = Rc::new(RefCell::new(format!(
             "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \

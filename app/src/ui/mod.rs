@@ -164,7 +164,6 @@ pub fn App() -> impl IntoView {
             let _ = body.class_list().add_1("embed");
         }
     }
-    dom::register_service_worker();
     let controls = RwSignal::new(start);
     let notices = RwSignal::new(url_notices);
     let notice_title = RwSignal::new(String::from("Some of this link's settings were not used: "));
@@ -341,6 +340,12 @@ pub fn App() -> impl IntoView {
         publish("data-draws", &n.to_string());
         if n == 1 {
             publish("data-first-draw-ms", &format!("{end:.1}"));
+            // The offline copy is made once the page has shown, so it
+            // never competes with the first load.
+            set_timeout(
+                dom::register_service_worker,
+                std::time::Duration::from_millis(500),
+            );
         } else {
             publish(
                 "data-last-input-to-draw-ms",
