@@ -421,8 +421,14 @@ pub fn App() -> impl IntoView {
         let default = get(&Controls::default());
         let max = values.len() - 1;
         let value_text = move || {
-            let v = get(&controls.get());
-            format!("{} {unit}", format::gpus(v))
+            let c = controls.get();
+            let v = get(&c);
+            if testid == "nodes" {
+                // The node size follows the GPUs-per-node what-if.
+                format!("{} nodes of {} GPUs", format::gpus(v), c.gpus_per_node())
+            } else {
+                format!("{} {unit}", format::gpus(v))
+            }
         };
         view! {
             <div class="control">
@@ -583,7 +589,7 @@ pub fn App() -> impl IntoView {
                         data-testid=format!("{testid}-input")
                         aria-label=label
                         placeholder=move || placeholder(&controls.get())
-                        prop:value=move || get(&controls.get()).map(format::sig3).unwrap_or_default()
+                        prop:value=move || get(&controls.get()).map(|v| if v.fract() == 0.0 { format!("{v:.0}") } else { format::sig3(v) }).unwrap_or_default()
                         on:change=move |ev| {
                             mark_input(&ev);
                             let raw = event_target_value(&ev);
