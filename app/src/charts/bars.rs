@@ -298,6 +298,13 @@ pub(super) fn generations<DB: DrawingBackend>(
                 .replace(" SXM4", "")
                 .replace(" SXM2", "")
                 .replace(" SXM", "");
+            // Memory size only where it tells two parts apart (A100 40/80
+            // GB); the hover text has the full name.
+            let short = if short.starts_with("A100") {
+                short
+            } else {
+                short.split(' ').next().unwrap_or(&short).to_owned()
+            };
             if g.gpu.extrapolated {
                 format!("{short}*")
             } else {
