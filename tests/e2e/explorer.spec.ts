@@ -233,4 +233,15 @@ test.describe('explorer', () => {
     expect(app.requests.length, 'the page itself was requested').toBeGreaterThan(0);
     expect(app.externalRequests()).toEqual([]);
   });
+
+  test('typed text that is not a node count goes back to the count in use', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto();
+    const typed = page.getByTestId('nodes-input');
+    await typed.pressSequentially('--');
+    await typed.press('Enter');
+    await expect(typed).toHaveValue('32');
+    await expect(app.value('nodes')).toHaveText('32 nodes of 8 GPUs');
+    app.expectNoProblems();
+  });
 });

@@ -50,6 +50,15 @@ fn stroke<S: BackendStyle>(style: &S) -> String {
     )
 }
 
+/// A filled or an outlined shape's paint attributes.
+fn paint<S: BackendStyle>(style: &S, filled: bool) -> String {
+    if filled {
+        fill(style.color())
+    } else {
+        stroke(style)
+    }
+}
+
 fn fill(c: BackendColor) -> String {
     format!(" fill=\"{}\" fill-opacity=\"{:.3}\"", rgb(c), c.alpha)
 }
@@ -185,11 +194,7 @@ impl DrawingBackend for FastCanvas {
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
         if self.svg.is_some() {
-            let paint = if fill {
-                self::fill(style.color())
-            } else {
-                stroke(style)
-            };
+            let paint = paint(style, fill);
             self.put(&format!(
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{paint}/>",
                 upper_left.0,
@@ -226,11 +231,7 @@ impl DrawingBackend for FastCanvas {
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
         if self.svg.is_some() {
-            let paint = if fill {
-                self::fill(style.color())
-            } else {
-                stroke(style)
-            };
+            let paint = paint(style, fill);
             self.put(&format!(
                 "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\"{paint}/>",
                 center.0, center.1

@@ -187,6 +187,26 @@ pub fn App() -> impl IntoView {
     let stale: StoredValue<Vec<bool>> = StoredValue::new(vec![false; Chart::ALL.len()]);
     let latest: StoredValue<Option<Views>> = StoredValue::new(None);
 
+    // Paints chart `i` from the latest views if it was skipped while off
+    // screen (as it scrolls in, or before an export).
+    let paint_if_stale = move |i: usize, canvas: &web_sys::HtmlCanvasElement| {
+        if !stale.with_value(|s| s.get(i).copied().unwrap_or(false)) {
+            return;
+        }
+        let size = (
+            widths.with_value(|w| w.get(i).copied().unwrap_or(0)),
+            chart_height.get_value(),
+        );
+        let found = latest.with_value(|v| {
+            v.as_ref()
+                .map(|v| paint(canvas, size, Chart::ALL[i], v, draws.get_value()))
+        });
+        if let Some(found) = found {
+            hits.update_value(|h| h[i] = found);
+            stale.update_value(|s| s[i] = false);
+        }
+    };
+
     // Which charts are on screen (with a margin, so a chart is painted just
     // before it scrolls in). A stale chart coming into view is painted from
     // the latest views at once.
@@ -212,18 +232,8 @@ pub fn App() -> impl IntoView {
                 };
                 let on = entry.is_intersecting();
                 visible.update_value(|v| v[i] = on);
-                if on && stale.with_value(|s| s[i]) {
-                    let canvas: web_sys::HtmlCanvasElement = target.unchecked_into();
-                    let width = widths.with_value(|w| w.get(i).copied().unwrap_or(0));
-                    let size = (width, chart_height.get_value());
-                    let found = latest.with_value(|v| {
-                        v.as_ref()
-                            .map(|v| paint(&canvas, size, Chart::ALL[i], v, draws.get_value()))
-                    });
-                    if let Some(found) = found {
-                        hits.update_value(|h| h[i] = found);
-                        stale.update_value(|s| s[i] = false);
-                    }
+                if on {
+                    paint_if_stale(i, &target.unchecked_into());
                 }
             }
         });
@@ -568,6 +578,10 @@ pub fn App() -> impl IntoView {
         let raw = event_target_value(&ev);
         if let Ok(v) = raw.trim().parse::<u32>() {
             controls.update(|c| c.nodes = v.clamp(1, MAX_NODES));
+        } else {
+            // Text that is not a count goes back to the count in use.
+            let input: web_sys::HtmlInputElement = event_target(&ev);
+            input.set_value(&controls.get_untracked().nodes.to_string());
         }
     };
 
@@ -628,20 +642,7 @@ pub fn App() -> impl IntoView {
     let fresh_canvas =
         move |i: usize, node: NodeRef<Canvas>| -> Option<web_sys::HtmlCanvasElement> {
             let canvas = node.get_untracked()?;
-            if stale.with_value(|s| s.get(i).copied().unwrap_or(false)) {
-                let size = (
-                    widths.with_value(|w| w.get(i).copied().unwrap_or(0)),
-                    chart_height.get_value(),
-                );
-                let found = latest.with_value(|v| {
-                    v.as_ref()
-                        .map(|v| paint(&canvas, size, Chart::ALL[i], v, draws.get_value()))
-                });
-                if let Some(found) = found {
-                    hits.update_value(|h| h[i] = found);
-                    stale.update_value(|s| s[i] = false);
-                }
-            }
+            paint_if_stale(i, &canvas);
             Some(canvas)
         };
     let export_button = move |chart: Chart, node: NodeRef<Canvas>, kind: &'static str| {
