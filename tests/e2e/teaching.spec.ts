@@ -119,11 +119,15 @@ test.describe('model page', () => {
     app.expectNoProblems();
   });
 
-  test('a link to the model page opens it', async ({ page }) => {
+  test('a link to the model page opens it, and the tour starts from there', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await page.goto('/#model');
     await expect(page.getByTestId('model-page')).toBeVisible();
     await expect(page.getByTestId('validation-summary')).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('tour-start').click();
+    await expect(page.getByTestId('model-page')).toHaveCount(0);
+    await expect(page.getByTestId('tour')).toHaveAttribute('data-stop', 'F1');
+    await app.waitForChartDrawn(app.chart('per-gpu'));
     app.expectNoProblems();
   });
 });

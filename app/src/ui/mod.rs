@@ -922,7 +922,15 @@ pub fn App() -> impl IntoView {
             dom::download_text("scalescope-scenario.json", "application/json", &text);
         }
     };
-    let start_tour = move |_| tour::go(0, tour_at, controls);
+    let start_tour = move |_| {
+        // The tour runs on the explorer: leave the model page first.
+        if model_open.get_untracked() {
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().set_hash("");
+            }
+        }
+        tour::go(0, tour_at, controls);
+    };
 
     view! {
         <header class="top">
