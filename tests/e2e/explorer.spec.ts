@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { CHARTS, ScaleScopePage, type PageState } from './support/scalescope-page';
 
@@ -243,5 +244,38 @@ test.describe('explorer', () => {
     await expect(typed).toHaveValue('32');
     await expect(app.value('nodes')).toHaveText('32 nodes of 8 GPUs');
     app.expectNoProblems();
+  });
+
+  test('on a high-density screen charts have a pixel per device pixel, and hover still finds points', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const app = new ScaleScopePage(page);
+    await app.goto();
+    const chart = app.chart('throughput');
+    const [width, cssWidth, height, cssHeight] = await chart.evaluate((c) => {
+      const canvas = c as HTMLCanvasElement;
+      return [canvas.width, canvas.clientWidth, canvas.height, canvas.clientHeight];
+    });
+    expect(width).toBe(2 * cssWidth);
+    expect(height).toBe(2 * cssHeight);
+    // The PNG download has the full resolution.
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-throughput-png').click()]);
+    const png = await readFile((await file.path())!);
+    expect(png.readUInt32BE(16)).toBe(2 * cssWidth);
+    // Hover targets stay in CSS pixels.
+    const box = (await chart.boundingBox())!;
+    let shown = false;
+    for (let x = 40; x < box.width - 10 && !shown; x += 8) {
+      for (let y = 20; y < box.height - 30 && !shown; y += 16) {
+        await page.mouse.move(box.x + x, box.y + y);
+        shown = await page.getByTestId('tooltip').isVisible();
+      }
+    }
+    expect(shown).toBe(true);
+    await expect(page.getByTestId('tooltip')).toContainText('tokens/s');
+    app.expectNoProblems();
+    await context.close();
   });
 });

@@ -32,6 +32,9 @@ pub struct FastCanvas {
     context: CanvasRenderingContext2d,
     /// SVG mode: the document being written and its size.
     svg: Option<(SvgBuffer, (u32, u32))>,
+    /// The drawing's size in CSS pixels when the canvas holds more device
+    /// pixels than that (a high-density screen).
+    size: Option<(u32, u32)>,
 }
 
 fn rgb(c: BackendColor) -> String {
@@ -93,7 +96,23 @@ impl FastCanvas {
             inner,
             context,
             svg: None,
+            size: None,
         })
+    }
+
+    /// A backend that draws `size` CSS pixels onto a canvas of `scale`
+    /// device pixels per CSS pixel, so charts are sharp on high-density
+    /// screens while every coordinate (and hover target) stays in CSS
+    /// pixels.
+    #[must_use]
+    pub fn scaled(canvas: &HtmlCanvasElement, size: (u32, u32), scale: f64) -> Option<Self> {
+        let mut backend = Self::new(canvas)?;
+        backend
+            .context
+            .set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0)
+            .ok()?;
+        backend.size = Some(size);
+        Some(backend)
     }
 
     /// An SVG writer of `size` pixels that measures text with `canvas`.
@@ -125,9 +144,9 @@ impl DrawingBackend for FastCanvas {
     type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        match &self.svg {
-            Some((_, size)) => *size,
-            None => self.inner.get_size(),
+        match (&self.svg, &self.size) {
+            (Some((_, size)), _) | (None, Some(size)) => *size,
+            (None, None) => self.inner.get_size(),
         }
     }
 

@@ -85,13 +85,20 @@ fn paint(
     if width == 0 {
         return Vec::new();
     }
-    if canvas.width() != width {
-        canvas.set_width(width);
+    // As many canvas pixels as the screen has device pixels, so charts are
+    // sharp (and PNG downloads full resolution) on high-density screens.
+    let scale = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 3.0);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let device = |css: u32| (f64::from(css) * scale).round() as u32;
+    if canvas.width() != device(width) {
+        canvas.set_width(device(width));
     }
-    if canvas.height() != height {
-        canvas.set_height(height);
+    if canvas.height() != device(height) {
+        canvas.set_height(device(height));
     }
-    let Some(backend) = charts::canvas::FastCanvas::new(canvas) else {
+    let Some(backend) = charts::canvas::FastCanvas::scaled(canvas, (width, height), scale) else {
         return Vec::new();
     };
     charts::draw(chart, &backend.into_drawing_area(), views).unwrap_or_default()
