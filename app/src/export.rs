@@ -5,7 +5,6 @@
 
 use crate::charts::bars::{overlapped_segments, step_segments};
 use crate::charts::{self, layout_label, Chart};
-use crate::keys::Key;
 use crate::state::{Cell, Controls, Outcome, Scaling, Views, MAX_NODES};
 use plotters::prelude::IntoDrawingArea;
 use scalescope_core::hardware::GPUS;
@@ -34,8 +33,7 @@ fn row(fields: &[String]) -> String {
 /// A number as CSV writes it: enough digits to re-plot, no exponent noise.
 fn n(v: f64) -> String {
     if v.is_finite() {
-        let s = format!("{v:.6}");
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        crate::format::trimmed(v, 6)
     } else {
         String::new()
     }
@@ -426,7 +424,6 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     // here too, and said so.
     let (checked, clamped) = crate::url::from_query(&crate::url::to_query(&c));
     notices.extend(clamped);
-    debug_assert!(checked.scaling.key() == c.scaling.key());
     Ok((checked, notices))
 }
 

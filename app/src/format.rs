@@ -83,6 +83,23 @@ pub fn count_tick(v: f64) -> String {
     }
 }
 
+/// `v` with at most `places` decimals (at least one) and no trailing zeros:
+/// `1200`, `0.125`. For links and data files, where exact digits matter.
+#[must_use]
+pub fn trimmed(v: f64, places: usize) -> String {
+    let s = format!("{v:.*}", places.max(1));
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// Text escaped for HTML and SVG (text and attribute values).
+#[must_use]
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

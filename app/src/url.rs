@@ -81,7 +81,7 @@ pub fn to_query(c: &Controls) -> String {
         ("gpn", o.gpus_per_node.map(f64::from)),
     ] {
         if let Some(v) = v {
-            out.push((k, trim_float(v)));
+            out.push((k, crate::format::trimmed(v, 3)));
         }
     }
     out.iter()
@@ -96,12 +96,6 @@ fn bool_key(b: bool) -> &'static str {
     } else {
         "0"
     }
-}
-
-fn trim_float(v: f64) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_owned()
 }
 
 /// Decodes `%xx` and `+` (only ASCII is meaningful in these parameters).
@@ -230,7 +224,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                             "`{}={}` is out of range: using {}",
                             shown(&key),
                             shown(&value),
-                            trim_float(clamped)
+                            crate::format::trimmed(clamped, 3)
                         ));
                     }
                     match key.as_str() {

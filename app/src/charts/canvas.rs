@@ -9,6 +9,7 @@
 //! output format, which keeps the site small. Text is measured by the
 //! canvas in both modes, so the SVG lays out exactly as the screen does.
 
+use crate::format::escape_html;
 use core::fmt::Write as _;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
@@ -64,13 +65,6 @@ fn paint<S: BackendStyle>(style: &S, filled: bool) -> String {
 
 fn fill(c: BackendColor) -> String {
     format!(" fill=\"{}\" fill-opacity=\"{:.3}\"", rgb(c), c.alpha)
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn points<I: IntoIterator<Item = BackendCoord>>(path: I) -> String {
@@ -310,10 +304,10 @@ impl DrawingBackend for FastCanvas {
                  text-anchor=\"{h}\" dominant-baseline=\"{v}\"{}{transform}>{}</text>",
                 pos.0,
                 pos.1,
-                escape(style.family().as_str()),
+                escape_html(style.family().as_str()),
                 style.size(),
                 fill(style.color()),
-                escape(text)
+                escape_html(text)
             ));
             return Ok(());
         }

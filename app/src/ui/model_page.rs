@@ -6,6 +6,7 @@
 //! than as reactive views: the same page for a fraction of the code.
 
 use crate::equations::SECTIONS;
+use crate::format::escape_html as esc;
 use core::fmt::Write as _;
 use leptos::prelude::*;
 use scalescope_core::calibration::TABLE;
@@ -19,14 +20,6 @@ pub fn is_open() -> bool {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .is_some_and(|h| h.starts_with("#model"))
-}
-
-/// Text escaped for HTML.
-pub fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// A stated value with its unit: `37.22 %`, `658 W`.

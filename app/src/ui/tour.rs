@@ -2,7 +2,8 @@
 //! beside the model's (computed by the core for the paper's exact
 //! setting), and buttons to step back, forward or leave.
 
-use super::model_page::{esc, numbers_table};
+use super::model_page::numbers_table;
+use crate::format::escape_html as esc;
 use crate::state::Controls;
 use crate::tour::STOPS;
 use leptos::prelude::*;
