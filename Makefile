@@ -27,7 +27,7 @@ help:
 	@echo "make dist        trunk build --release into dist/"
 	@echo "make budgets     repaint/load/memory/size budgets of dist/ in headless Chromium"
 	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
-	@echo "make docs        regenerate docs/calibration.md and docs/findings.md from the model"
+	@echo "make docs        regenerate docs/calibration.md, findings.md and validation.md from the model"
 	@echo "make versions    show installed tool versions"
 
 # ---- tools -----------------------------------------------------------------
@@ -65,7 +65,7 @@ cargo-test:
 	cargo test --workspace
 	bash scripts/gen-docs.sh --check
 
-# Regenerate docs/calibration.md and docs/findings.md from the model.
+# Regenerate docs/calibration.md, findings.md and validation.md from the model.
 docs:
 	bash scripts/gen-docs.sh
 

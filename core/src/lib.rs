@@ -35,3 +35,4 @@ pub mod power;
 pub mod scenario;
 pub mod search;
 pub mod units;
+pub mod validation;

@@ -6,6 +6,7 @@ use scalescope_core::evaluate::evaluate;
 use scalescope_core::findings;
 use scalescope_core::scenario::{Config, Scenario};
 use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
+use scalescope_core::validation;
 use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,6 +17,7 @@ const USAGE: &str = "usage:
         [--scaling weak|strong] [--best]
   scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
   scalescope findings                  the paper's findings F1-F14, paper vs model
+  scalescope validate                  published training runs, measured vs model
   scalescope calibration               every calibrated constant and its source
   scalescope bench                     evaluations per second, time of a full search";
 
@@ -137,6 +139,39 @@ fn run(args: &[String]) -> Result<(), String> {
             println!(
                 "{}",
                 serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+        Some("validate") => {
+            let all = validation::all();
+            let held = all.iter().filter(|c| c.holds()).count();
+            let show = |metric, x: f64| match metric {
+                validation::Metric::HardwareTflops => format!("{x:.0} TFLOP/s"),
+                validation::Metric::Mfu => format!("{:.1}% MFU", x * 100.0),
+            };
+            for c in &all {
+                let layout = c.layout.map_or_else(String::new, |l| {
+                    format!(
+                        "mb{} v{} {:?}",
+                        l.micro_batch, l.parallel.virtual_stages, l.recompute
+                    )
+                });
+                println!(
+                    "{:28} published {:>14}  model {:>14}  {:>7}  [{}] {}",
+                    c.run.name,
+                    show(c.run.metric, c.run.published),
+                    c.model
+                        .map_or_else(|| String::from("no fit"), |m| show(c.run.metric, m)),
+                    c.difference()
+                        .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
+                    if c.holds() { "holds" } else { "misses" },
+                    layout
+                );
+            }
+            println!(
+                "{held} of {} published runs within {:.0}%",
+                all.len(),
+                validation::TOLERANCE * 100.0
             );
             Ok(())
         }
