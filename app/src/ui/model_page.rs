@@ -11,6 +11,7 @@ use core::fmt::Write as _;
 use leptos::prelude::*;
 use scalescope_core::calibration::TABLE;
 use scalescope_core::findings::{self, Bound, Finding, Number, TOLERANCE};
+use scalescope_core::validation::{self, Check, Metric};
 use std::time::Duration;
 
 /// Whether the URL's fragment asks for the model page (`#model`, or one of
@@ -97,7 +98,8 @@ fn static_part() -> String {
     }
     h.push_str(
         "<li><a href=\"#model-calibration\">Calibration table</a></li>\
-         <li><a href=\"#model-validation\">Validation against the paper</a></li></ol></nav>",
+         <li><a href=\"#model-validation\">Validation against the paper</a></li>\
+         <li><a href=\"#model-runs\">Published training runs</a></li></ol></nav>",
     );
     for s in SECTIONS {
         let _ = write!(
@@ -217,13 +219,50 @@ fn validation(all: &[Finding]) -> String {
     h
 }
 
+/// The published runs (`scalescope validate`) as a table.
+fn runs(all: &[Check]) -> String {
+    let held = all.iter().filter(|c| c.holds()).count();
+    let show = |metric, x: f64| match metric {
+        Metric::HardwareTflops => format!("{x:.0} TFLOP/s"),
+        Metric::Mfu => format!("{:.1}% MFU", x * 100.0),
+    };
+    let mut h = format!(
+        "<p class=\"validation-summary\" data-testid=\"runs-summary\">{held} of {} published runs \
+         land within {:.0}% of the model.</p><table class=\"numbers\" \
+         data-testid=\"runs-table\"><thead><tr><th scope=\"col\">Run</th><th scope=\"col\">\
+         Published</th><th scope=\"col\">Model</th><th scope=\"col\">Difference</th></tr>\
+         </thead><tbody>",
+        all.len(),
+        validation::TOLERANCE * 100.0
+    );
+    for c in all {
+        let miss = if c.holds() { "" } else { " class=\"misses\"" };
+        let _ = write!(
+            h,
+            "<tr{miss}><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(c.run.name),
+            show(c.run.metric, c.run.published),
+            c.model
+                .map_or_else(|| String::from("does not fit"), |m| show(c.run.metric, m)),
+            c.difference()
+                .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
+        );
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
 /// The whole page.
 pub fn view() -> impl IntoView {
     let all: RwSignal<Option<String>> = RwSignal::new(None);
+    let published: RwSignal<Option<String>> = RwSignal::new(None);
     // The findings run the model for every setting of the paper (tens of
     // milliseconds): done after the page has shown.
     set_timeout(
-        move || all.set(Some(validation(&findings::all()))),
+        move || {
+            all.set(Some(validation(&findings::all())));
+            published.set(Some(runs(&validation::all())));
+        },
         Duration::from_millis(10),
     );
     view! {
@@ -239,6 +278,17 @@ pub fn view() -> impl IntoView {
                 <div inner_html=move || all.get().unwrap_or_else(|| String::from(
                     "<p class=\"hint\" data-testid=\"validation-computing\">Running the model for every finding…</p>"
                 ))></div>
+            </section>
+            <section id="model-runs" class="model-section">
+                <h2>"Published training runs"</h2>
+                <p>
+                    "Runs by others that the model was not calibrated on: Megatron-LM's GPT runs on \
+                     32 to 3072 A100s (TFLOP/s per GPU counting recomputation) and Llama 3 405B on \
+                     8192 and 16384 H100s (MFU). Each keeps its published GPUs, model, context, \
+                     batch and parallel degrees; the micro-batch, pipeline interleaving and \
+                     recomputation its authors tuned are the best of a few choices."
+                </p>
+                <div inner_html=move || published.get().unwrap_or_default()></div>
             </section>
             <p><a href="#" class="back">"Back to the explorer"</a></p>
         </article>
