@@ -92,11 +92,14 @@ hold without breaking another finding or the published runs in
   on one node of 8 H100s), so the paper's trend looks specific to its
   software and is not tuned in.
 - **F11, the 70B model's MFU falling more than 30% from 512 to 2048 GPUs.**
-  The 7B model falls by about half, as the paper says; the 70B one by a few
-  percent. Its best layouts (TP 4 with PP 2 at 512 GPUs, TP 8 at 2048)
-  keep each GPU's work per gather about the same, so only the
-  data-parallel rings grow longer, and their latency stays small beside a
-  70B layer. Meta's Llama 3
+  The 7B model falls by a third, as the paper says; the 70B one by about
+  17%. At 512 GPUs its best layout (TP 4, PP 2, 16 micro-batches of one
+  sequence) gathers its parameters once per step and hides them behind
+  16 micro-batches; at 2048 GPUs (TP 8, four sequences per replica) the
+  gathers and scatters together last about as long as the compute and
+  still mostly hide behind it, so
+  what grows is the tensor-parallel traffic and the rings' latency, which
+  stays small beside a 70B layer. Meta's Llama 3
   405B, at a fixed 16M-token batch, lost 2 MFU points from 8192 to 16384
   H100s, which the model reproduces; a 30% fall for 70B would need rings
   twice as slow as NCCL's latency model, which breaks that check and F1.

@@ -181,9 +181,12 @@ pub const SECTIONS: &[Section] = &[
             "DDP AllReduces fp32 gradients once per step, and ZeRO-1 ReduceScatters them and \
              AllGathers the updated bf16 parameters once per step. FSDP as the paper ran it \
              (llama-recipes, parameters kept after forward) gathers each layer's bf16 parameters \
-             in forward and ReduceScatters its gradients in bf16 in backward, every micro-batch; \
-             full shard gathers each layer again in backward, and HSDP full-shards inside a node \
-             and AllReduces fp32 gradient shards across nodes, one rank per node.",
+             in forward and ReduceScatters its gradients in bf16 in backward. Since it keeps \
+             them, several micro-batches (a pipeline, or accumulation) gather once, accumulate \
+             unsharded gradients and scatter once after the last backward, as PyTorch's \
+             pipeline stages drive FSDP. Full shard gathers each layer again in backward, every \
+             micro-batch, and HSDP full-shards inside a node and AllReduces fp32 gradient shards \
+             across nodes, one rank per node.",
             "TP runs two blocking collectives per layer each way on 2 × T × h bytes of \
              activations (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, \
              which also splits the hidden-sized element-wise work, stage sends and saved \
@@ -206,9 +209,10 @@ pub const SECTIONS: &[Section] = &[
              ≤ GPUs per node",
             "CP per layer: (cp − 1) sends beside t_attn ÷ cp each (fwd);  (cp − 1) double sends \
              beside 2.5 × t_attn ÷ cp each (bwd)",
-            "FSDP per layer and micro-batch: t_AG(2 × P_layer) in fwd;  t_RS(2 × P_layer) in bwd, \
-             plus t_AG(2 × P_layer) again with full shard",
-            "FSDP per micro-batch, once: t_AG(2 × P_root) and t_RS(2 × P_root)",
+            "FSDP per layer: t_AG(2 × P_layer) in fwd;  t_RS(2 × P_layer) in bwd, once per step \
+             (paper's FSDP) or per micro-batch plus t_AG(2 × P_layer) again in bwd (full shard, \
+             HSDP)",
+            "FSDP per pass, once: t_AG(2 × P_root) and t_RS(2 × P_root)",
             "DDP: t_AR(4 × P_stage) over the DP group;  ZeRO-1: t_RS(4 × P_stage) + t_AG(2 × \
              P_stage)",
             "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(4 × P_stage ÷ r_dp) \
@@ -216,8 +220,9 @@ pub const SECTIONS: &[Section] = &[
             "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) × v of them \
              exposed;  NVLink if tp × cp × dp < GPUs per node",
             "bubble = (pp − 1) ÷ v × t_mb;  v = virtual stages (interleaved), else 1",
-            "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd + t_head,bwd + FSDP or HSDP shard \
-             exposure and stretch of one micro-batch",
+            "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd + t_head,bwd + full-shard or HSDP \
+             exposure and stretch of one micro-batch (the paper's FSDP pays its once per step, \
+             outside t_mb)",
         ],
         constants: &["FSDP_REDUCE_BYTES"],
     },
@@ -252,7 +257,7 @@ pub const SECTIONS: &[Section] = &[
             "busy_fwd = t_fwd + 2 × t_TP,one + CP exposure and stretch (fwd)",
             "busy_bwd = t_bwd + t_re + 2 × t_TP,one (+ 2 × t_TP,one with full recomputation) + CP \
              exposure and stretch (bwd)",
-            "FSDP exposed per micro-batch = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
+            "FSDP exposed per pass = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
              busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
             "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
             "data-parallel links across nodes: B_nvl × 0.13 (H100: 46.8 GB/s) or the what-if's \
@@ -288,7 +293,7 @@ pub const SECTIONS: &[Section] = &[
             "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
             "DDP: weights 2P, gradients 4P, optimizer 12P, buffers 2 × 25 M × 4 B",
             "ZeRO-1: 2P, 4P, 12P ÷ D, buffers 2 × 25 M × 4 B",
-            "FSDP (paper): 2P, 4P ÷ D, 12P ÷ D, buffers 8 × P_layer",
+            "FSDP (paper): 2P, 4P ÷ D (+ 2P unsharded when m > 1), 12P ÷ D, buffers 8 × P_layer",
             "FSDP full shard: 2P ÷ D, 4P ÷ D, 12P ÷ D, buffers 12 × P_layer",
             "HSDP: 2P ÷ D_node, 4P ÷ D_node, 12P ÷ D_node, buffers 12 × P_layer",
             "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
@@ -339,8 +344,8 @@ pub const SECTIONS: &[Section] = &[
              compete for links, pipeline neighbours are taken to share a node whenever their rank \
              stride (tp × cp × dp) is below the node size, and every stage is taken to be as slow \
              as the last.",
-            "Data-parallel gradient traffic hides behind one micro-batch only, FSDP gathers and \
-             scatters again for every micro-batch, and the input embedding lookup, data loading, \
+            "Data-parallel gradient traffic hides behind one micro-batch only, full sharding \
+             gathers and scatters again for every micro-batch, and the input embedding lookup, data loading, \
              checkpoints and failures cost nothing. Memory is a sum of parts, not an allocator \
              trace: fragmentation beyond the 2 GiB reserve is not modelled.",
         ],

@@ -358,6 +358,15 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     let mut per_mb_exposed = zero;
     let mut per_mb_contention = zero;
     let mut contention = zero;
+    // How many times a step pays the sharded gathers and scatters. The
+    // paper's FSDP keeps parameters gathered from forward to the end of the
+    // step, so with several micro-batches (a pipeline, or accumulation) it
+    // gathers once, accumulates unsharded gradients and reduce-scatters once
+    // after the last backward, as PyTorch's pipeline stages run FSDP
+    // (`set_reshard_after_backward(False)`, `set_requires_gradient_sync(False)`
+    // until the last micro-batch). Full sharding re-gathers for every one.
+    let dp_once = p.dp == DataParallel::Fsdp;
+    let dp_passes = if dp_once { 1.0 } else { m };
 
     // One layer's gather and scatter over `group`, per micro-batch, with the
     // next layer prefetched behind the current one's compute. The first
@@ -381,9 +390,9 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         let (b_exp, b_con) = overlap(comm_bwd, busy_bwd, slowdown);
         let fwd_exposed = ag + ag_root + f_exp * ls;
         let bwd_exposed = rs + rs_root + b_exp * ls;
-        let ag_total =
-            (ag * (layers_stage * if gather_in_backward { 2.0 } else { 1.0 }) + ag_root) * m;
-        let rs_total = (rs * layers_stage + rs_root) * m;
+        let ag_total = (ag * (layers_stage * if gather_in_backward { 2.0 } else { 1.0 }) + ag_root)
+            * dp_passes;
+        let rs_total = (rs * layers_stage + rs_root) * dp_passes;
         // Split the backward exposure between gathers and scatters by volume.
         let bwd_ag_share = if gather_in_backward {
             ag.0 / comm_bwd.0.max(1e-30)
@@ -393,8 +402,8 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         let ag_exposed = fwd_exposed + bwd_exposed * bwd_ag_share;
         let rs_exposed = bwd_exposed * (1.0 - bwd_ag_share);
         (
-            Comm::new(ag_total, ag_exposed * m),
-            Comm::new(rs_total, rs_exposed * m),
+            Comm::new(ag_total, ag_exposed * dp_passes),
+            Comm::new(rs_total, rs_exposed * dp_passes),
             fwd_exposed + bwd_exposed,
             (f_con + b_con) * ls,
         )
@@ -467,8 +476,11 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     let per_mb = (busy_fwd + busy_bwd) * layers_stage
         + head_fwd
         + head_bwd
-        + per_mb_exposed
-        + per_mb_contention;
+        + if dp_once {
+            zero
+        } else {
+            per_mb_exposed + per_mb_contention
+        };
     let bubble = per_mb * ((pp - 1.0) / v);
 
     let opt_shard = match p.dp {
@@ -489,7 +501,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         (cp_f.total + cp_b.total) * (layers_stage * m),
         (cp_f.exposed + cp_b.exposed) * (layers_stage * m),
     );
-    contention += (cp_con_f + cp_con_b) * (layers_stage * m) + per_mb_contention * m;
+    contention += (cp_con_f + cp_con_b) * (layers_stage * m) + per_mb_contention * dp_passes;
 
     let breakdown = Breakdown {
         forward,
@@ -542,5 +554,49 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
         memory,
         memory_gib_per_gpu: memory_total.as_gib(),
         fits: memory_total.0 <= gpu.hbm.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn gathers(dp: DataParallel, micro_batch: u32) -> (Seconds, Seconds, u32) {
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.layout.parallel.dp = dp;
+        cfg.layout.micro_batch = micro_batch;
+        let r = evaluate(&cfg).unwrap();
+        (
+            r.breakdown.dp_allgather.total,
+            r.breakdown.dp_reduce_scatter.total,
+            r.micro_batches,
+        )
+    }
+
+    #[test]
+    fn paper_fsdp_gathers_and_scatters_once_per_step() {
+        // Four sequences per replica: one micro-batch of 4, or two of 2.
+        let (ag1, rs1, m1) = gathers(DataParallel::Fsdp, 4);
+        let (ag2, rs2, m2) = gathers(DataParallel::Fsdp, 2);
+        assert_eq!((m1, m2), (1, 2));
+        assert!((ag2.0 - ag1.0).abs() < 1e-12 && (rs2.0 - rs1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn full_sharding_gathers_and_scatters_per_micro_batch() {
+        let (ag1, rs1, _) = gathers(DataParallel::FsdpFull, 4);
+        let (ag2, rs2, _) = gathers(DataParallel::FsdpFull, 2);
+        assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn paper_fsdp_holds_unsharded_gradients_across_micro_batches() {
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.layout.micro_batch = 4;
+        let one = memory::per_gpu(&cfg).gradients;
+        cfg.layout.micro_batch = 2;
+        let two = memory::per_gpu(&cfg).gradients;
+        assert!(two.0 > one.0 * 10.0, "{} vs {}", two.0, one.0);
     }
 }

@@ -70,10 +70,17 @@ pub fn per_gpu(cfg: &Config) -> Memory {
             12.0 * params / dp_ranks,
             2.0 * 25e6 * 4.0,
         ),
-        // Parameters stay gathered from forward until backward is done.
+        // Parameters stay gathered from forward until backward is done;
+        // with several micro-batches the unsharded gradients accumulate
+        // until the last backward reduce-scatters them.
         DataParallel::Fsdp => (
             2.0 * params,
-            4.0 * params / dp_ranks,
+            4.0 * params / dp_ranks
+                + if cfg.micro_batches() > 1 {
+                    cal::FSDP_REDUCE_BYTES * params
+                } else {
+                    0.0
+                },
             12.0 * params / dp_ranks,
             4.0 * 2.0 * layer_params,
         ),
