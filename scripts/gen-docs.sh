@@ -83,10 +83,10 @@ hold without breaking another finding or the published runs in
   the same compute per GPU. F1 says FSDP alone on 128 GPUs exposes almost
   nothing, so TP 2 on 256 GPUs cannot expose much data-parallel traffic
   either: the paper's extra H100 exposure has to come from tensor-parallel
-  traffic. Tensor-parallel collectives two to three times slower than
-  NCCL's model would reproduce it, but then context parallelism beats
-  tensor parallelism (F12) and TP's gain at 2048 GPUs (F10) leaves its
-  tolerance.
+  traffic. Slowing every NVLink collective (`NVLINK_EFFICIENCY` 0.3
+  instead of 0.8, which also slows the overlapped data-parallel rate)
+  widens the gap only to 5.5 points, while both best-layout MFUs fall by
+  7 points and TP's gain at 2048 GPUs (F10) leaves its tolerance.
 - **F4, MFU under 15% at 32 nodes with 32 sequences.** The model's best
   layout, TP 8 and PP 2 with two sequences per 16-GPU replica, reaches
   about 19%. A ring step 5 times NCCL's model instead of 1.6 gives 14.8%,
