@@ -95,7 +95,7 @@ hold without breaking another finding or the published runs in
   tolerance (`scripts/calibration-sweep.sh "RING_STEP_AT_SCALE_FACTOR=5.0"`).
 - **F8, MFU falling with model size.** Exposed and total communication do
   grow from 1B to 70B, as the paper says, but the model's MFU rises from
-  1B to 13B and falls only at 70B. The 1B model's hidden width of 2048
+  1B to 13B and stays level at 70B. The 1B model's hidden width of 2048
   spends a third of each layer in element-wise kernels and in attention,
   which runs below the GEMM rate. Compute-bound measurements show the same
   rise at small sizes (MosaicML's MPT 1B runs at 41.8% and 7B at 46.4% MFU
