@@ -175,8 +175,9 @@ pub struct Cluster {
     /// Bus bandwidth per GPU that data-parallel collectives across nodes
     /// reach while compute kernels run beside them (at most; the topology
     /// may allow less). Groups inside one node get at least
-    /// [`cal::NVSWITCH_OVERLAP_SHARE`] of the NVLink bus rate. Defaults to [`cal::OVERLAP_BANDWIDTH_SHARE`] of the NVLink bus
-    /// rate, the paper's calibration; clusters that overlap better can say so.
+    /// [`cal::NVSWITCH_OVERLAP_SHARE`] of the NVLink bus rate. Defaults to
+    /// [`cal::OVERLAP_BANDWIDTH_SHARE`] of the NVLink bus rate, the paper's
+    /// calibration; clusters that overlap better can say so.
     pub dp_overlap_bandwidth: Bandwidth,
 }
 
@@ -197,7 +198,13 @@ impl Cluster {
     /// The paper-calibrated rate of data-parallel traffic under compute:
     /// [`cal::OVERLAP_BANDWIDTH_SHARE`] of the GPU's NVLink bus rate.
     fn default_dp_overlap(gpu: &Gpu) -> Bandwidth {
-        gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY * cal::OVERLAP_BANDWIDTH_SHARE)
+        Self::nvlink_bus(gpu) * cal::OVERLAP_BANDWIDTH_SHARE
+    }
+
+    /// NVLink bus bandwidth per GPU as NCCL achieves it: one direction
+    /// (half the quoted figure) after protocol efficiency.
+    fn nvlink_bus(gpu: &Gpu) -> Bandwidth {
+        gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY)
     }
 
     /// Total GPU count.
@@ -206,12 +213,11 @@ impl Cluster {
         self.nodes.saturating_mul(self.gpus_per_node)
     }
 
-    /// The links a collective sees, after NCCL protocol efficiency; NVLink
-    /// counts one direction (half the quoted figure).
+    /// The links a collective sees, after NCCL protocol efficiency.
     #[must_use]
     pub fn links(&self) -> Links {
         Links {
-            nvlink: self.gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY),
+            nvlink: Self::nvlink_bus(&self.gpu),
             network: self.network_per_gpu * cal::NETWORK_EFFICIENCY,
             base_latency: Seconds::us(cal::NCCL_BASE_LATENCY_US),
             nvlink_step: Seconds::us(cal::NCCL_NVLINK_STEP_US),
