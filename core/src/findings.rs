@@ -56,6 +56,18 @@ pub enum Bound {
     Over,
 }
 
+impl Bound {
+    /// The words before a stated value: `under `, `over `, or nothing.
+    #[must_use]
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            Self::About => "",
+            Self::Under => "under ",
+            Self::Over => "over ",
+        }
+    }
+}
+
 /// One stated number of a finding: the paper's and the model's.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Number {
@@ -76,6 +88,16 @@ impl Number {
     #[must_use]
     pub fn difference(&self) -> f64 {
         self.model - self.paper
+    }
+
+    /// The unit of [`Number::difference`]: percentage points for `%`.
+    #[must_use]
+    pub fn difference_unit(&self) -> &'static str {
+        if self.unit == "%" {
+            "points"
+        } else {
+            self.unit
+        }
     }
 
     /// Whether the model's value meets the paper's statement.
@@ -346,9 +368,8 @@ fn best_micro_batch(cfg: Config) -> Option<Report> {
     if cfg.layout.parallel.pp == 1 {
         return eval(&cfg);
     }
-    (0..7)
-        .map(|k| 1u32 << k)
-        .filter(|mb| *mb <= sequences && sequences % mb == 0)
+    crate::search::powers_of_two(sequences.min(64))
+        .filter(|mb| sequences % mb == 0)
         .filter_map(|mb| {
             let mut c = cfg;
             c.layout.micro_batch = mb;

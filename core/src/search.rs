@@ -138,7 +138,8 @@ pub struct SearchResult {
     pub out_of_memory: u32,
 }
 
-fn powers_of_two(max: u32) -> impl Iterator<Item = u32> {
+/// 1, 2, 4, ... up to `max`.
+pub(crate) fn powers_of_two(max: u32) -> impl Iterator<Item = u32> {
     (0..31).map(|i| 1_u32 << i).take_while(move |&v| v <= max)
 }
 

@@ -10,7 +10,7 @@ use crate::format::escape_html as esc;
 use core::fmt::Write as _;
 use leptos::prelude::*;
 use scalescope_core::calibration::TABLE;
-use scalescope_core::findings::{self, Bound, Finding, Number, TOLERANCE};
+use scalescope_core::findings::{self, Finding, Number, TOLERANCE};
 use scalescope_core::validation::{self, Check};
 use std::time::Duration;
 
@@ -36,19 +36,13 @@ pub fn value(v: f64, unit: &str) -> String {
 /// How the paper states a number: `under 15.00 %`.
 #[must_use]
 pub fn stated(n: &Number) -> String {
-    let bound = match n.bound {
-        Bound::About => "",
-        Bound::Under => "under ",
-        Bound::Over => "over ",
-    };
-    format!("{bound}{}", value(n.paper, n.unit))
+    format!("{}{}", n.bound.prefix(), value(n.paper, n.unit))
 }
 
 /// Model minus paper: `+4.53 points`, `-5 W`.
 #[must_use]
 pub fn difference(n: &Number) -> String {
-    let unit = if n.unit == "%" { "points" } else { n.unit };
-    format!("{:+.2} {unit}", n.difference())
+    format!("{:+.2} {}", n.difference(), n.difference_unit())
 }
 
 /// A finding's stated numbers as a table (quantity, paper, model,

@@ -188,17 +188,13 @@ fn run(args: &[String]) -> Result<(), String> {
                     println!(
                         "   number: {}: paper {}{} {}, model {:.2} {}, difference {:+.2} {} [{}]",
                         n.quantity,
-                        match n.bound {
-                            findings::Bound::About => "",
-                            findings::Bound::Under => "under ",
-                            findings::Bound::Over => "over ",
-                        },
+                        n.bound.prefix(),
                         n.paper,
                         n.unit,
                         n.model,
                         n.unit,
                         n.difference(),
-                        if n.unit == "%" { "points" } else { n.unit },
+                        n.difference_unit(),
                         if n.holds() { "holds" } else { "misses" }
                     );
                 }
