@@ -185,7 +185,7 @@ pub const SECTIONS: &[Section] = &[
              them, several micro-batches (a pipeline, or accumulation) gather once, accumulate \
              unsharded gradients and scatter once after the last backward, as PyTorch's \
              pipeline stages drive FSDP. Full shard gathers each layer again in backward, every \
-             micro-batch, and HSDP full-shards inside a node and AllReduces fp32 gradient shards \
+             micro-batch, and HSDP full-shards inside a node and AllReduces bf16 gradient shards \
              across nodes, one rank per node.",
             "TP runs two blocking collectives per layer each way on 2 × T × h bytes of \
              activations (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, \
@@ -215,7 +215,7 @@ pub const SECTIONS: &[Section] = &[
             "FSDP per pass, once: t_AG(2 × P_root) and t_RS(2 × P_root)",
             "DDP: t_AR(4 × P_stage) over the DP group;  ZeRO-1: t_RS(4 × P_stage) + t_AG(2 × \
              P_stage)",
-            "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(4 × P_stage ÷ r_dp) \
+            "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(2 × P_stage ÷ r_dp) \
              over dp × cp ÷ r_dp ranks, one per node",
             "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) × v of them \
              exposed;  NVLink if tp × cp × dp < GPUs per node",
