@@ -97,6 +97,10 @@ fn category_chart<'a, DB: DrawingBackend + 'a>(
     Ok(chart)
 }
 
+/// Width of one character of the 11 px label font, in pixels (a little
+/// over the average, so that a label that fits by this count does fit).
+const LABEL_PX_PER_CHAR: i32 = 6;
+
 /// Marks a bar group that cannot run: a grey cross and a short reason above
 /// it (the hover text has the whole message). Returns the cross's pixel.
 fn cannot_run<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
@@ -110,10 +114,15 @@ fn cannot_run<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueTyp
         6,
         palette::GREY.stroke_width(2),
     )))?;
-    let short = if reason.starts_with("out of memory") || reason.starts_with("no layout fits") {
-        "out of memory"
-    } else {
-        "cannot run"
+    let oom = reason.starts_with("out of memory") || reason.starts_with("no layout fits");
+    // Bar groups sit one unit apart: where the full label would run into
+    // the next group's, the short form (the grid's "OOM") stands in.
+    let slot = chart.backend_coord(&(x + 0.5, y)).0 - chart.backend_coord(&(x - 0.5, y)).0;
+    let short = match (oom, slot >= LABEL_PX_PER_CHAR * 14) {
+        (true, true) => "out of memory",
+        (true, false) => "OOM",
+        (false, true) => "cannot run",
+        (false, false) => "n/a",
     };
     let (px, py) = chart.backend_coord(&(x, y));
     chart.draw_series(core::iter::once(
