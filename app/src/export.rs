@@ -7,7 +7,7 @@ use crate::charts::bars::{overlapped_segments, step_segments};
 use crate::charts::{self, layout_label, Chart};
 use crate::state::{Cell, Controls, Outcome, Scaling, Views, MAX_NODES};
 use plotters::prelude::IntoDrawingArea;
-use scalescope_core::hardware::GPUS;
+use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::PRESETS;
 use scalescope_core::scenario::{ModelSpec, Scenario, Schedule};
 
@@ -352,7 +352,9 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     let mut notices = Vec::new();
     let mut c = Controls::default();
     let hw = &s.hardware;
-    c.gpu = GPUS.iter().find(|g| g.id == hw.gpu).map_or(c.gpu, |g| g.id);
+    // The core reads short names and any capitalisation (it has accepted
+    // this one): the control shows the GPU it resolved to.
+    c.gpu = gpu_by_id(&hw.gpu).map_or(c.gpu, |g| g.id);
     if hw.nodes > MAX_NODES {
         return Err(format!(
             "`hardware.nodes`: {} nodes is beyond the explorer's {MAX_NODES}",
@@ -386,7 +388,7 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
         ModelSpec::Preset(id) => {
             c.model = PRESETS
                 .iter()
-                .find(|p| p.id == id)
+                .find(|p| p.id.eq_ignore_ascii_case(id))
                 .map_or(c.model, |p| p.id);
         }
         ModelSpec::Custom(m) => {
@@ -599,6 +601,15 @@ mod tests {
             let err = import_scenario(text).expect_err(text);
             assert!(err.contains(expected), "{expected:?} not in {err:?}");
         }
+    }
+
+    #[test]
+    fn short_gpu_and_model_names_open_as_the_core_reads_them() {
+        let mut s = Scenario::example();
+        s.hardware.gpu = "b200".into();
+        s.model = ModelSpec::Preset("LLAMA2-13B".into());
+        let (c, _) = import_scenario(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!((c.gpu, c.model), ("b200-180gb", "llama2-13b"));
     }
 
     #[test]

@@ -91,6 +91,19 @@ pub fn trimmed(v: f64, places: usize) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
+/// `v` with every digit it needs to read back as the same number, and no
+/// more: `1980`, `0.0016`, `1e-300`. For links and typed fields, where a
+/// value rounded for show would change the setting.
+#[must_use]
+pub fn exact(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 || (1e-6..1e15).contains(&a) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
 /// Text escaped for HTML and SVG (text and attribute values).
 #[must_use]
 pub fn escape_html(text: &str) -> String {
@@ -118,6 +131,17 @@ mod tests {
         assert_eq!(gpus(131_072), "131,072");
         assert_eq!(gpus(8), "8");
         assert_eq!(count_tick(4096.0), "4,096");
+    }
+
+    #[test]
+    fn exact_numbers_read_back_unchanged() {
+        for v in [1980.0, 0.0016, 0.0001, 1e-300, 5e-324, 1234.5678, 1e6, 3e20] {
+            let s = exact(v);
+            assert_eq!(s.parse::<f64>(), Ok(v), "{s}");
+            assert!(s.len() < 24, "{s}");
+        }
+        assert_eq!(exact(1980.0), "1980");
+        assert_eq!(exact(0.0016), "0.0016");
     }
 
     #[test]

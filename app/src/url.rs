@@ -6,7 +6,7 @@
 use crate::charts::Chart;
 use crate::keys::Key;
 use crate::state::{Controls, Overrides, Scaling, DEGREES, MAX_NODES, SEQ_RANGE};
-use scalescope_core::hardware::GPUS;
+use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
 
@@ -82,7 +82,7 @@ pub fn to_query(c: &Controls) -> String {
         ("dpbw", o.dp_overlap_gb_per_s),
     ] {
         if let Some(v) = v {
-            out.push((k, crate::format::trimmed(v, 3)));
+            out.push((k, crate::format::exact(v)));
         }
     }
     out.iter()
@@ -156,7 +156,8 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             None => false,
         };
         let ok = match key.as_str() {
-            "gpu" => match GPUS.iter().find(|g| g.id == value) {
+            // Short names and any capitalisation, as scenario files.
+            "gpu" => match gpu_by_id(&value) {
                 Some(g) => {
                     c.gpu = g.id;
                     true
@@ -167,7 +168,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                 if value == "custom" {
                     c.model = "custom";
                     true
-                } else if let Some(p) = PRESETS.iter().find(|p| p.id == value) {
+                } else if let Some(p) = PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(&value)) {
                     c.model = p.id;
                     true
                 } else {
@@ -225,7 +226,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                             "`{}={}` is out of range: using {}",
                             shown(&key),
                             shown(&value),
-                            crate::format::trimmed(clamped, 3)
+                            crate::format::exact(clamped)
                         ));
                     }
                     match key.as_str() {
@@ -378,6 +379,27 @@ mod tests {
         ] {
             assert!(all.contains(expected), "missing {expected:?} in\n{all}");
         }
+    }
+
+    #[test]
+    fn tiny_and_unround_what_ifs_keep_every_digit() {
+        for v in [0.0001, 0.0016, 1e-300, 1234.5678] {
+            let mut c = Controls::default();
+            c.overrides.peak_tflops = Some(v);
+            c.overrides.hbm_gb_per_s = Some(v);
+            let (back, notices) = from_query(&to_query(&c));
+            assert!(notices.is_empty(), "{notices:?}");
+            assert_eq!(back, c, "{}", to_query(&c));
+        }
+    }
+
+    #[test]
+    fn gpus_and_models_are_read_as_scenario_files_read_them() {
+        let (c, notices) = from_query("gpu=H100&model=LLAMA2-70B");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!((c.gpu, c.model), ("h100-sxm5-80gb", "llama2-70b"));
+        let (c, _) = from_query("gpu=b200");
+        assert_eq!(c.gpu, "b200-180gb");
     }
 
     #[test]

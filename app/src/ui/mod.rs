@@ -610,7 +610,7 @@ pub fn App() -> impl IntoView {
                         data-testid=format!("{testid}-input")
                         aria-label=label
                         placeholder=move || placeholder(&controls.get())
-                        prop:value=move || get(&controls.get()).map(|v| if v.fract() == 0.0 { format!("{v:.0}") } else { format::sig3(v) }).unwrap_or_default()
+                        prop:value=move || get(&controls.get()).map(format::exact).unwrap_or_default()
                         on:change=move |ev| {
                             mark_input(&ev);
                             let raw = event_target_value(&ev);
