@@ -91,6 +91,37 @@ pub fn trimmed(v: f64, places: usize) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
+/// At most `max` of `lines`, the last saying how many more there were: a
+/// link with a thousand bad parameters gets a short list, not a page.
+#[must_use]
+pub fn capped(lines: &[String], max: usize) -> Vec<String> {
+    if lines.len() <= max {
+        return lines.to_vec();
+    }
+    let keep = max.saturating_sub(1);
+    let mut out = lines[..keep].to_vec();
+    out.push(format!("… and {} more", lines.len() - keep));
+    out
+}
+
+/// A count and its unit, the unit's first word singular for one:
+/// `count(1, "nodes of 8 GPUs")` is `1 node of 8 GPUs`, `count(2048, "GPUs")`
+/// is `2,048 GPUs`.
+#[must_use]
+pub fn count(v: u32, unit: &str) -> String {
+    if v == 1 {
+        let (first, rest) = unit.split_once(' ').unwrap_or((unit, ""));
+        let one = first.strip_suffix('s').unwrap_or(first);
+        if rest.is_empty() {
+            format!("1 {one}")
+        } else {
+            format!("1 {one} {rest}")
+        }
+    } else {
+        format!("{} {unit}", gpus(v))
+    }
+}
+
 /// `v` with every digit it needs to read back as the same number, and no
 /// more: `1980`, `0.0016`, `1e-300`. For links and typed fields, where a
 /// value rounded for show would change the setting.
@@ -131,6 +162,20 @@ mod tests {
         assert_eq!(gpus(131_072), "131,072");
         assert_eq!(gpus(8), "8");
         assert_eq!(count_tick(4096.0), "4,096");
+        assert_eq!(count(1, "nodes of 8 GPUs"), "1 node of 8 GPUs");
+        assert_eq!(count(1, "GPUs"), "1 GPU");
+        assert_eq!(count(1, "sequences per GPU"), "1 sequence per GPU");
+        assert_eq!(count(2048, "GPUs"), "2,048 GPUs");
+    }
+
+    #[test]
+    fn long_notice_lists_are_capped() {
+        let lines: Vec<String> = (0..1500).map(|i| format!("n{i}")).collect();
+        let shown = capped(&lines, 8);
+        assert_eq!(shown.len(), 8);
+        assert_eq!(shown[6], "n6");
+        assert_eq!(shown[7], "… and 1493 more");
+        assert_eq!(capped(&lines[..8], 8), lines[..8].to_vec());
     }
 
     #[test]

@@ -121,7 +121,7 @@ test.describe('explorer', () => {
     await expect(app.value('nodes')).toHaveText('256 nodes of 8 GPUs');
     await expect(app.readout('layout')).toContainText('2,048 GPUs');
     await app.repaintAfter(async () => nodes.press('Home'));
-    await expect(app.value('nodes')).toHaveText('1 nodes of 8 GPUs');
+    await expect(app.value('nodes')).toHaveText('1 node of 8 GPUs');
 
     const seq = app.slider('seq');
     await expect(seq).toHaveAccessibleName('Context length');
@@ -139,7 +139,7 @@ test.describe('explorer', () => {
     await app.repaintAfter(async () => app.slider('tp').press('End'));
     await app.repaintAfter(async () => page.getByTestId('reset-all').click());
     await expect(page.getByTestId('model-select')).toHaveValue('llama2-7b');
-    await expect(app.value('tp')).toHaveText('1 GPUs');
+    await expect(app.value('tp')).toHaveText('1 GPU');
     app.expectNoProblems();
   });
 

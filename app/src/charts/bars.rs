@@ -204,8 +204,8 @@ pub(super) fn breakdown<DB: DrawingBackend>(
                     )))?;
                 }
                 let mut text = format!(
-                    "{} GPUs · step {}\n",
-                    format::gpus(p.gpus),
+                    "{} · step {}\n",
+                    format::count(p.gpus, "GPUs"),
                     format::duration(r.step_time_s)
                 );
                 for (name, _, val) in segs.iter().chain(hid.iter()) {
@@ -226,7 +226,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
                 hits.push(Hit {
                     x: px,
                     y: py,
-                    text: format!("{} GPUs: no result\n{reason}", format::gpus(p.gpus)),
+                    text: format!("{}: no result\n{reason}", format::count(p.gpus, "GPUs")),
                 });
             }
         }
@@ -455,8 +455,8 @@ pub(super) fn memory<DB: DrawingBackend>(
             )))?;
         }
         let mut text = format!(
-            "FSDP group of {} GPUs: {:.1} GiB per GPU{}\n",
-            format::gpus(m.group),
+            "FSDP group of {}: {:.1} GiB per GPU{}\n",
+            format::count(m.group, "GPUs"),
             total,
             if total > v.hbm_gib {
                 " (does not fit)"

@@ -77,7 +77,7 @@ fn invalid_marks<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<Value
             hits.push(Hit {
                 x,
                 y: yy,
-                text: format!("{} GPUs: no result\n{reason}", format::gpus(p.gpus)),
+                text: format!("{}: no result\n{reason}", format::count(p.gpus, "GPUs")),
             });
         }
     }
@@ -475,9 +475,9 @@ pub(super) fn collectives<DB: DrawingBackend>(
                 x,
                 y,
                 text: format!(
-                    "{} nodes ({} GPUs), 1 GB message\n{name}: {:.0} GB/s bus bandwidth",
-                    format::gpus(b.nodes),
-                    format::gpus(b.nodes.saturating_mul(v.controls.gpus_per_node())),
+                    "{} ({}), 1 GB message\n{name}: {:.0} GB/s bus bandwidth",
+                    format::count(b.nodes, "nodes"),
+                    format::count(b.nodes.saturating_mul(v.controls.gpus_per_node()), "GPUs"),
                     f(b)
                 ),
             });

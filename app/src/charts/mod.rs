@@ -193,8 +193,8 @@ pub(crate) fn point_text(
     layout: &Layout,
 ) -> String {
     format!(
-        "{} GPUs\n{} · {} per GPU\nMFU {} · exposed comm {}\n{} per GPU · {}\nstep {} · {:.1} GiB per GPU\n{}",
-        format::gpus(gpus),
+        "{}\n{} · {} per GPU\nMFU {} · exposed comm {}\n{} per GPU · {}\nstep {} · {:.1} GiB per GPU\n{}",
+        format::count(gpus, "GPUs"),
         format::si(r.tokens_per_s, "tokens/s"),
         format::si(r.tokens_per_s_per_gpu, "tokens/s"),
         format::pct(r.mfu),

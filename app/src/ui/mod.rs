@@ -25,6 +25,9 @@ use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
 /// frame's height instead, as the stylesheet lays them out.
 const CHART_HEIGHT: u32 = 380;
 
+/// Notices listed at once; the rest are counted.
+const MAX_NOTICES: usize = 8;
+
 type ReadField = fn(&Controls) -> u32;
 type WriteField = fn(&mut Controls, u32);
 
@@ -442,9 +445,10 @@ pub fn App() -> impl IntoView {
             let v = get(&c);
             if testid == "nodes" {
                 // The node size follows the GPUs-per-node what-if.
-                format!("{} nodes of {} GPUs", format::gpus(v), c.gpus_per_node())
+                let per_node = format::count(c.gpus_per_node(), "GPUs");
+                format::count(v, &format!("nodes of {per_node}"))
             } else {
-                format!("{} {unit}", format::gpus(v))
+                format::count(v, unit)
             }
         };
         view! {
@@ -804,9 +808,9 @@ pub fn App() -> impl IntoView {
                     "Layout"
                 }}</dt>
                 <dd data-testid="out-layout">{value(|o, c| o.as_ref().ok().map(|(l, r)| format!(
-                    "{} · {} GPUs · global batch {}",
+                    "{} · {} · global batch {}",
                     charts::layout_label(l),
-                    format::gpus(r.gpus),
+                    format::count(r.gpus, "GPUs"),
                     c.global_batch_at(c.nodes)
                 )))}</dd>
             </div>
@@ -815,8 +819,8 @@ pub fn App() -> impl IntoView {
     let message = view! {
         <div class="message" role="alert" data-testid="message" hidden=move || !failed()>
             <strong>{current(|_, c| Some(format!(
-                "{} GPUs: this setting cannot run. ",
-                format::gpus(c.nodes.saturating_mul(c.gpus_per_node()))
+                "{}: this setting cannot run. ",
+                format::count(c.nodes.saturating_mul(c.gpus_per_node()), "GPUs")
             )))}</strong>
             {current(|o, _| o.as_ref().err().cloned())}
         </div>
@@ -839,7 +843,7 @@ pub fn App() -> impl IntoView {
                 <div class="notice" role="status" data-testid="url-notice">
                     <strong>{move || notice_title.get()}</strong>
                     <ul>
-                        {move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                        {move || notices.with(|n| format::capped(n, MAX_NOTICES)).into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
                     </ul>
                     <button type="button" class="reset" on:click=move |_| notices.set(Vec::new())>
                         "Dismiss"
