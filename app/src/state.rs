@@ -242,6 +242,8 @@ pub fn evaluate_at(c: &Controls, nodes: u32, gpu: &'static str) -> Outcome {
     let scenario = c.scenario_at(nodes, gpu);
     if c.best {
         let base = scenario.resolve().map_err(|e| e.to_string())?;
+        // What no layout can fix is said as such, not as a layout failure.
+        base.check_setting().map_err(|e| e.to_string())?;
         let found = search(&base, &c.space(), Objective::Throughput, 1);
         return found
             .best
@@ -702,5 +704,21 @@ mod tests {
             let (first, second) = (w[0] - w[1], w[1] - w[2]);
             assert!(second <= first + 1e-9, "savings grew: {totals:?}");
         }
+    }
+
+    /// A cluster beyond the core's GPU limit is named as such with the
+    /// best-layout search on, as it is without.
+    #[test]
+    fn a_setting_no_layout_can_fix_says_why_with_the_search_on() {
+        let mut c = Controls {
+            nodes: MAX_NODES,
+            ..Controls::default()
+        };
+        c.overrides.gpus_per_node = Some(1024);
+        let plain = evaluate_at(&c, c.nodes, c.gpu).unwrap_err();
+        c.best = true;
+        let best = evaluate_at(&c, c.nodes, c.gpu).unwrap_err();
+        assert!(plain.contains("hardware.nodes"), "{plain}");
+        assert_eq!(best, plain);
     }
 }

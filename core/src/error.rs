@@ -29,6 +29,21 @@ pub enum Error {
     UnknownGpu,
     /// The scenario names a model preset that does not exist.
     UnknownModel,
+    /// The attention heads do not split the hidden width into equal heads.
+    HeadsNotDividingHidden {
+        /// Attention heads.
+        heads: u32,
+        /// Hidden width.
+        hidden: u32,
+    },
+    /// The key/value heads do not divide the attention heads (grouped-query
+    /// attention shares each key/value head among equal groups).
+    KvHeadsNotDividingHeads {
+        /// Key/value heads.
+        kv_heads: u32,
+        /// Attention heads.
+        heads: u32,
+    },
     /// The tensor-parallel degree does not divide the attention heads.
     TpNotDividingHeads {
         /// Tensor-parallel degree.
@@ -95,6 +110,14 @@ impl fmt::Display for Error {
             ),
             Self::UnknownModel => f.write_str(
                 "unknown model: use llama2-1b, llama2-7b, llama2-13b, llama2-70b, llama3-8b, llama3-70b, llama3-405b, gpt3-175b or a custom shape",
+            ),
+            Self::HeadsNotDividingHidden { heads, hidden } => write!(
+                f,
+                "{heads} attention heads do not split the hidden width {hidden} into equal heads: pick heads dividing {hidden}"
+            ),
+            Self::KvHeadsNotDividingHeads { kv_heads, heads } => write!(
+                f,
+                "{kv_heads} key/value heads do not divide the {heads} attention heads: pick kv heads dividing {heads}"
             ),
             Self::TpNotDividingHeads { tp, heads } => write!(
                 f,

@@ -380,8 +380,15 @@ impl Config {
 
     /// Checks every constraint, so that evaluation cannot fail afterwards.
     pub fn check(&self) -> Result<(), Error> {
+        self.check_setting()?;
+        self.check_layout()
+    }
+
+    /// Checks what no parallel layout can change: the cluster, the
+    /// hardware, the model's shape, the context, the batch and the
+    /// precision. A layout search runs only on a setting that passes.
+    pub fn check_setting(&self) -> Result<(), Error> {
         let m = &self.model;
-        let p = &self.layout.parallel;
         let c = &self.cluster;
         positive(c.nodes, "hardware.nodes", limits::NODES)?;
         positive(
@@ -417,16 +424,37 @@ impl Config {
         positive(m.kv_heads, "model.kv_heads", m.heads)?;
         positive(m.ffn, "model.ffn", limits::DIM)?;
         positive(m.vocab, "model.vocab", limits::DIM * 4)?;
+        if m.hidden % m.heads != 0 {
+            return Err(Error::HeadsNotDividingHidden {
+                heads: m.heads,
+                hidden: m.hidden,
+            });
+        }
+        if m.heads % m.kv_heads != 0 {
+            return Err(Error::KvHeadsNotDividingHeads {
+                kv_heads: m.kv_heads,
+                heads: m.heads,
+            });
+        }
         positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
         positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
+        if self.precision == Precision::Fp8 && c.gpu.peak_fp8.0 <= 0.0 {
+            return Err(Error::PrecisionUnsupported { gpu: c.gpu.name });
+        }
+        Ok(())
+    }
+
+    /// Checks the parallel layout against the setting (which
+    /// [`Self::check_setting`] has passed).
+    pub fn check_layout(&self) -> Result<(), Error> {
+        let m = &self.model;
+        let p = &self.layout.parallel;
+        let c = &self.cluster;
         positive(self.layout.micro_batch, "micro_batch", limits::GLOBAL_BATCH)?;
         positive(p.tp, "parallel.tp", limits::DEGREE)?;
         positive(p.pp, "parallel.pp", limits::DEGREE)?;
         positive(p.cp, "parallel.cp", limits::DEGREE)?;
         positive(p.virtual_stages, "parallel.virtual_stages", limits::DEGREE)?;
-        if self.precision == Precision::Fp8 && c.gpu.peak_fp8.0 <= 0.0 {
-            return Err(Error::PrecisionUnsupported { gpu: c.gpu.name });
-        }
         if m.heads % p.tp != 0 {
             return Err(Error::TpNotDividingHeads {
                 tp: p.tp,
@@ -528,5 +556,44 @@ mod tests {
                 }
             );
         }
+    }
+
+    #[test]
+    fn heads_must_split_the_width_and_kv_heads_the_heads() {
+        let custom = |hidden, heads, kv_heads| {
+            let mut s = Scenario::example();
+            let mut m = crate::model::preset("llama2-7b").unwrap();
+            (m.hidden, m.heads, m.kv_heads) = (hidden, heads, kv_heads);
+            s.model = ModelSpec::Custom(m);
+            s.parallel.tp = 1;
+            s.to_config()
+        };
+        assert_eq!(
+            custom(2048, 16, 3).unwrap_err(),
+            Error::KvHeadsNotDividingHeads {
+                kv_heads: 3,
+                heads: 16
+            }
+        );
+        assert_eq!(
+            custom(2000, 48, 8).unwrap_err(),
+            Error::HeadsNotDividingHidden {
+                heads: 48,
+                hidden: 2000
+            }
+        );
+        assert!(custom(2048, 16, 4).is_ok());
+    }
+
+    #[test]
+    fn a_search_of_a_setting_no_layout_can_fix_visits_nothing() {
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.cluster.nodes = limits::NODES;
+        assert!(matches!(cfg.check_setting(), Err(Error::TooLarge { .. })));
+        let visited =
+            crate::search::for_each_layout(&cfg, &crate::search::SearchSpace::full(), |_, _| {
+                panic!("visited a layout")
+            });
+        assert_eq!(visited, (0, 0));
     }
 }

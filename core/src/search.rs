@@ -151,6 +151,9 @@ pub fn for_each_layout(
     space: &SearchSpace,
     mut visit: impl FnMut(&Config, Report),
 ) -> (u32, u32) {
+    if base.check_setting().is_err() {
+        return (0, 0);
+    }
     let gpus = base.cluster.gpus();
     let model = base.model;
     let mut evaluated = 0;
@@ -238,7 +241,7 @@ pub fn for_each_layout(
                                 oom += 1;
                                 continue;
                             }
-                            if cfg.check().is_err() {
+                            if cfg.check_layout().is_err() {
                                 continue;
                             }
                             evaluated += 1;
