@@ -22,6 +22,43 @@ pub const MAX_NODES: u32 = 16_384;
 pub const SEQ_RANGE: (u32, u32) = (512, 131_072);
 /// The parallel degrees the degree controls offer.
 pub const DEGREES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+/// Largest hardware what-if, in its field's unit, for typed fields and
+/// links alike.
+pub const MAX_WHAT_IF: f64 = 1e6;
+
+/// Largest custom-model dimensions, for typed fields and links alike.
+pub mod custom_max {
+    /// Layers.
+    pub const LAYERS: u32 = 1024;
+    /// Hidden width.
+    pub const HIDDEN: u32 = 1 << 17;
+    /// Attention heads (and key/value heads).
+    pub const HEADS: u32 = 1024;
+    /// MLP width.
+    pub const FFN: u32 = 1 << 19;
+    /// Vocabulary.
+    pub const VOCAB: u32 = 1 << 22;
+}
+
+/// Reads a count typed in a field or written in a link. A whole number in
+/// `lo..=hi` is taken as it is; any other number is rounded and clamped,
+/// with the reason (`is not a whole number: using 3`); text that is not a
+/// number gives `None`.
+#[must_use]
+pub fn read_count(raw: &str, lo: u32, hi: u32) -> Option<(u32, Option<String>)> {
+    let x = raw.trim().parse::<f64>().ok().filter(|x| x.is_finite())?;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let v = x.round().clamp(f64::from(lo), f64::from(hi)) as u32;
+    let why = if x < f64::from(lo) || x > f64::from(hi) {
+        Some(format!("is out of range ({lo} to {hi}): using {v}"))
+    } else if x.fract() != 0.0 {
+        Some(format!("is not a whole number: using {v}"))
+    } else {
+        None
+    };
+    Some((v, why))
+}
+
 /// Message size of the collective bandwidth chart (nccl-tests' 1 GB point).
 pub const COLLECTIVE_MESSAGE: Bytes = Bytes::mb(1024.0);
 

@@ -5,7 +5,10 @@
 
 use crate::charts::Chart;
 use crate::keys::Key;
-use crate::state::{Controls, Overrides, Scaling, DEGREES, MAX_NODES, SEQ_RANGE};
+use crate::state::{
+    custom_max, read_count, Controls, Overrides, Scaling, DEGREES, MAX_NODES, MAX_WHAT_IF,
+    SEQ_RANGE,
+};
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
@@ -138,19 +141,15 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
         let shown = |v: &str| -> String { v.chars().take(40).collect() };
         let ignored = |why: &str| format!("ignored `{}={}`: {why}", shown(&key), shown(&value));
         let num = |v: &str| v.trim().parse::<f64>().ok().filter(|x| x.is_finite());
-        // Integers are clamped into [lo, hi]; the notice says so.
-        let int = |field: &mut u32, lo: u32, hi: u32, notices: &mut Vec<String>| match num(&value) {
-            Some(x) => {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let clamped = x.round().clamp(f64::from(lo), f64::from(hi)) as u32;
-                if (x - f64::from(clamped)).abs() > 1e-9 {
-                    notices.push(format!(
-                        "`{}={}` is out of range ({lo} to {hi}): using {clamped}",
-                        shown(&key),
-                        shown(&value)
-                    ));
+        // Counts are rounded and clamped into [lo, hi]; the notice says so.
+        let int = |field: &mut u32, lo: u32, hi: u32, notices: &mut Vec<String>| match read_count(
+            &value, lo, hi,
+        ) {
+            Some((v, why)) => {
+                if let Some(why) = why {
+                    notices.push(format!("`{}={}` {why}", shown(&key), shown(&value)));
                 }
-                *field = clamped;
+                *field = v;
                 true
             }
             None => false,
@@ -188,12 +187,12 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             "local" => int(&mut c.local_batch, 1, 4096, &mut notices),
             "global" => int(&mut c.global_batch, 1, 1 << 24, &mut notices),
             "mb" => int(&mut c.micro_batch, 1, 4096, &mut notices),
-            "layers" => int(&mut c.custom.layers, 1, 1024, &mut notices),
-            "hidden" => int(&mut c.custom.hidden, 1, 1 << 17, &mut notices),
-            "heads" => int(&mut c.custom.heads, 1, 1024, &mut notices),
-            "kv" => int(&mut c.custom.kv_heads, 1, 1024, &mut notices),
-            "ffn" => int(&mut c.custom.ffn, 1, 1 << 19, &mut notices),
-            "vocab" => int(&mut c.custom.vocab, 1, 1 << 22, &mut notices),
+            "layers" => int(&mut c.custom.layers, 1, custom_max::LAYERS, &mut notices),
+            "hidden" => int(&mut c.custom.hidden, 1, custom_max::HIDDEN, &mut notices),
+            "heads" => int(&mut c.custom.heads, 1, custom_max::HEADS, &mut notices),
+            "kv" => int(&mut c.custom.kv_heads, 1, custom_max::HEADS, &mut notices),
+            "ffn" => int(&mut c.custom.ffn, 1, custom_max::FFN, &mut notices),
+            "vocab" => int(&mut c.custom.vocab, 1, custom_max::VOCAB, &mut notices),
             "mlp" => Mlp::from_key(&value).map(|v| c.custom.mlp = v).is_some(),
             "dp" => DataParallel::from_key(&value).map(|v| c.dp = v).is_some(),
             "schedule" => Schedule::from_key(&value).map(|v| c.schedule = v).is_some(),
@@ -220,7 +219,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             "peak" | "hbm" | "nvlink" | "net" | "gpn" | "dpbw" => match num(&value) {
                 Some(x) if x > 0.0 => {
                     let o: &mut Overrides = &mut c.overrides;
-                    let clamped = x.min(1e6);
+                    let clamped = x.min(MAX_WHAT_IF);
                     if clamped < x {
                         notices.push(format!(
                             "`{}={}` is out of range: using {}",
@@ -236,8 +235,10 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                         "net" => o.network_gbps_per_gpu = Some(clamped),
                         "dpbw" => o.dp_overlap_gb_per_s = Some(clamped),
                         _ => {
-                            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                            let g = clamped.round().clamp(1.0, 1024.0) as u32;
+                            let (g, why) = read_count(&value, 1, 1024).unwrap_or((1, None));
+                            if let (Some(why), false) = (why, clamped < x) {
+                                notices.push(format!("`gpn={}` {why}", shown(&value)));
+                            }
                             o.gpus_per_node = Some(g);
                         }
                     }
@@ -400,6 +401,22 @@ mod tests {
         assert_eq!((c.gpu, c.model), ("h100-sxm5-80gb", "llama2-70b"));
         let (c, _) = from_query("gpu=b200");
         assert_eq!(c.gpu, "b200-180gb");
+    }
+
+    #[test]
+    fn a_count_that_is_not_whole_is_rounded_and_said_so() {
+        let (c, notices) = from_query("nodes=2.5&layers=5000&model=custom");
+        assert_eq!((c.nodes, c.custom.layers), (3, custom_max::LAYERS));
+        assert_eq!(
+            notices,
+            [
+                "`nodes=2.5` is not a whole number: using 3",
+                "`layers=5000` is out of range (1 to 1024): using 1024"
+            ]
+        );
+        let (c, notices) = from_query("gpn=0.3");
+        assert_eq!(c.overrides.gpus_per_node, Some(1));
+        assert_eq!(notices, ["`gpn=0.3` is out of range (1 to 1024): using 1"]);
     }
 
     #[test]

@@ -244,6 +244,29 @@ test.describe('explorer', () => {
     await typed.press('Enter');
     await expect(typed).toHaveValue('32');
     await expect(app.value('nodes')).toHaveText('32 nodes of 8 GPUs');
+    // A count that is not whole, or out of range, is rounded or clamped,
+    // and the notice says so.
+    await app.repaintAfter(async () => {
+      await typed.fill('2.5');
+      await typed.press('Enter');
+    });
+    await expect(typed).toHaveValue('3');
+    await expect(app.value('nodes')).toHaveText('3 nodes of 8 GPUs');
+    await expect(page.getByTestId('url-notice')).toContainText('Nodes: `2.5` is not a whole number: using 3');
+    app.expectNoProblems();
+  });
+
+  test('a custom model field keeps to the limits a link can carry, and says so', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?model=custom');
+    const layers = page.getByTestId('custom-model').getByLabel('Custom model layers', { exact: true });
+    await app.repaintAfter(async () => {
+      await layers.fill('5000');
+      await layers.press('Enter');
+    });
+    await expect(layers).toHaveValue('1024');
+    await expect(page.getByTestId('url-notice')).toContainText('`5000` is out of range (1 to 1024): using 1024');
+    await expect(page).toHaveURL(/layers=1024/);
     app.expectNoProblems();
   });
 

@@ -91,7 +91,7 @@ test.describe('links, every control', () => {
     await expect(app.value('tp')).toHaveText('2 GPUs');
     await expect(app.value('pp')).toHaveText('2 stages');
     await expect(app.value('cp')).toHaveText('2 GPUs');
-    await expect(app.value('micro-batch')).toHaveText('1 sequences');
+    await expect(app.value('micro-batch')).toHaveText('1 sequence');
     await expect(app.value('batch')).toHaveText(/^1,?024 sequences per step$/);
     await expect(page.getByTestId('best-switch')).toBeChecked();
     await expect(page.getByTestId('sp-switch')).not.toBeChecked();

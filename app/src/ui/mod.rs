@@ -11,7 +11,9 @@ mod tour;
 use crate::charts::{self, Chart, Hit};
 use crate::format;
 use crate::keys::Key;
-use crate::state::{self, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES};
+use crate::state::{
+    self, custom_max, Controls, Outcome, Scaling, Views, DEGREES, MAX_NODES, MAX_WHAT_IF,
+};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::closure::Closure;
@@ -584,16 +586,39 @@ pub fn App() -> impl IntoView {
         }
     };
 
+    // What a typed value was changed into, and why, in the notice box.
+    let typed_notice = move |what: &str, raw: &str, why: &str| {
+        let raw: String = raw.trim().chars().take(40).collect();
+        notice_title.set(String::from("Some of what was typed was adjusted: "));
+        notices.set(vec![format!("{what}: `{raw}` {why}")]);
+    };
+    // Reads a typed count into the controls (rounded and clamped, with a
+    // notice saying so; text that is not a number keeps the count in use),
+    // then shows the count in use in the field.
+    let count_typed =
+        move |ev: &leptos::ev::Event, what: &str, hi: u32, get: ReadField, set: WriteField| {
+            mark_input(ev);
+            let input: web_sys::HtmlInputElement = event_target(ev);
+            let raw = input.value();
+            match state::read_count(&raw, 1, hi) {
+                Some((v, why)) => {
+                    if let Some(why) = why {
+                        typed_notice(what, &raw, &why);
+                    }
+                    controls.update(|c| set(c, v));
+                }
+                // An emptied field (or one the browser could not read as a
+                // number) just shows the count in use again.
+                None if raw.trim().is_empty() => {}
+                None => {
+                    let kept = get(&controls.get_untracked());
+                    typed_notice(what, &raw, &format!("is not a number: kept {kept}"));
+                }
+            }
+            input.set_value(&get(&controls.get_untracked()).to_string());
+        };
     let nodes_typed = move |ev: leptos::ev::Event| {
-        mark_input(&ev);
-        let raw = event_target_value(&ev);
-        if let Ok(v) = raw.trim().parse::<u32>() {
-            controls.update(|c| c.nodes = v.clamp(1, MAX_NODES));
-        } else {
-            // Text that is not a count goes back to the count in use.
-            let input: web_sys::HtmlInputElement = event_target(&ev);
-            input.set_value(&controls.get_untracked().nodes.to_string());
-        }
+        count_typed(&ev, "Nodes", MAX_NODES, |c| c.nodes, |c, v| c.nodes = v);
     };
 
     let override_view = move |label: &'static str,
@@ -618,8 +643,21 @@ pub fn App() -> impl IntoView {
                         on:change=move |ev| {
                             mark_input(&ev);
                             let raw = event_target_value(&ev);
-                            let v = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
-                            controls.update(|c| set(c, v.map(|v| v.min(1e6))));
+                            let v = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+                            let v = match v {
+                                // An empty field is the datasheet value, silently.
+                                _ if raw.trim().is_empty() => None,
+                                Some(v) if v > MAX_WHAT_IF => {
+                                    typed_notice(label, &raw, &format!("is out of range: using {}", format::exact(MAX_WHAT_IF)));
+                                    Some(MAX_WHAT_IF)
+                                }
+                                Some(v) if v > 0.0 => Some(v),
+                                _ => {
+                                    typed_notice(label, &raw, "is not a positive number: using the datasheet value");
+                                    None
+                                }
+                            };
+                            controls.update(|c| set(c, v));
                         }
                     />
                     {reset_button(label, "Reset to default", move || controls.update(|c| set(c, None)))}
@@ -628,7 +666,7 @@ pub fn App() -> impl IntoView {
         }
     };
 
-    let custom_field = move |label: &'static str, get: ReadField, set: WriteField| {
+    let custom_field = move |label: &'static str, max: u32, get: ReadField, set: WriteField| {
         view! {
             <label class="field">
                 {label}
@@ -637,11 +675,9 @@ pub fn App() -> impl IntoView {
                     min="1"
                     aria-label=format!("Custom model {label}")
                     prop:value=move || get(&controls.get()).to_string()
+                    max=max.to_string()
                     on:change=move |ev| {
-                        mark_input(&ev);
-                        if let Ok(v) = event_target_value(&ev).trim().parse::<u32>() {
-                            controls.update(|c| set(c, v.clamp(1, 1 << 20)));
-                        }
+                        count_typed(&ev, &format!("Custom model {label}"), max, get, set);
                     }
                 />
             </label>
@@ -991,12 +1027,12 @@ pub fn App() -> impl IntoView {
                     })}
                     <Show when=move || controls.with(|c| c.model == "custom")>
                         <div class="custom" data-testid="custom-model">
-                            {custom_field("layers", |c| c.custom.layers, |c, v| c.custom.layers = v)}
-                            {custom_field("hidden", |c| c.custom.hidden, |c, v| c.custom.hidden = v)}
-                            {custom_field("heads", |c| c.custom.heads, |c, v| c.custom.heads = v)}
-                            {custom_field("kv heads", |c| c.custom.kv_heads, |c, v| c.custom.kv_heads = v)}
-                            {custom_field("ffn", |c| c.custom.ffn, |c, v| c.custom.ffn = v)}
-                            {custom_field("vocab", |c| c.custom.vocab, |c, v| c.custom.vocab = v)}
+                            {custom_field("layers", custom_max::LAYERS, |c| c.custom.layers, |c, v| c.custom.layers = v)}
+                            {custom_field("hidden", custom_max::HIDDEN, |c| c.custom.hidden, |c, v| c.custom.hidden = v)}
+                            {custom_field("heads", custom_max::HEADS, |c| c.custom.heads, |c, v| c.custom.heads = v)}
+                            {custom_field("kv heads", custom_max::HEADS, |c| c.custom.kv_heads, |c, v| c.custom.kv_heads = v)}
+                            {custom_field("ffn", custom_max::FFN, |c| c.custom.ffn, |c, v| c.custom.ffn = v)}
+                            {custom_field("vocab", custom_max::VOCAB, |c| c.custom.vocab, |c, v| c.custom.vocab = v)}
                             <label class="field">
                                 "MLP"
                                 <select
