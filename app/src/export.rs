@@ -7,6 +7,7 @@ use crate::charts::bars::{overlapped_segments, step_segments};
 use crate::charts::{self, layout_label, Chart};
 use crate::state::{Cell, Controls, Outcome, Scaling, Views, MAX_NODES};
 use plotters::prelude::IntoDrawingArea;
+use scalescope_core::error::Error as CoreError;
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::PRESETS;
 use scalescope_core::scenario::{ModelSpec, Scenario, Schedule};
@@ -346,10 +347,18 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
             format!("`{path}`: {what}")
         }
     })?;
-    if let Err(e) = s.to_config() {
-        return Err(format!("the scenario cannot run: {e}"));
-    }
+    // A file the explorer wrote for a setting that cannot run (TP not
+    // dividing the heads, a batch that does not split) opens in that state,
+    // as the same link would, with the reason; names, ranges and limits the
+    // controls cannot hold are refused.
     let mut notices = Vec::new();
+    match s.to_config() {
+        Ok(_) => {}
+        Err(e) if can_open_as_saved(&e) => {
+            notices.push(format!("as saved, this setting cannot run: {e}"));
+        }
+        Err(e) => return Err(format!("the scenario cannot run: {e}")),
+    }
     let mut c = Controls::default();
     let hw = &s.hardware;
     // The core reads short names and any capitalisation (it has accepted
@@ -428,6 +437,24 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     let (checked, clamped) = crate::url::from_query(&crate::url::to_query(&c));
     notices.extend(clamped);
     Ok((checked, notices))
+}
+
+/// Whether a scenario failing with `e` can still be shown by the controls
+/// (in the cannot-run state): a layout or shape that does not divide, or a
+/// precision the GPU lacks, but not an unknown name or a value out of range.
+fn can_open_as_saved(e: &CoreError) -> bool {
+    matches!(
+        e,
+        CoreError::TpNotDividingHeads { .. }
+            | CoreError::PpNotDividingLayers { .. }
+            | CoreError::CpNotDividingSequence { .. }
+            | CoreError::LayoutNotDividingGpus { .. }
+            | CoreError::BatchNotDivisible { .. }
+            | CoreError::InterleavingNeedsMicroBatches { .. }
+            | CoreError::HeadsNotDividingHidden { .. }
+            | CoreError::KvHeadsNotDividingHeads { .. }
+            | CoreError::PrecisionUnsupported { .. }
+    )
 }
 
 /// The dotted path (`parallel.tp`) of the JSON value that ends at `line`
@@ -587,10 +614,6 @@ mod tests {
                 "the scenario cannot run",
             ),
             (
-                &good.replace("\"tp\": 1", "\"tp\": 3"),
-                "the scenario cannot run",
-            ),
-            (
                 &good.replace("\"dp\": \"fsdp\"", "\"dp\": \"zero9\""),
                 "`parallel.dp`",
             ),
@@ -601,6 +624,26 @@ mod tests {
             let err = import_scenario(text).expect_err(text);
             assert!(err.contains(expected), "{expected:?} not in {err:?}");
         }
+    }
+
+    #[test]
+    fn a_setting_saved_where_it_cannot_run_opens_in_that_state() {
+        let mut c = Controls {
+            tp: 3,
+            ..Controls::default()
+        };
+        let text = scenario_json(&c, &Err(String::from("cannot run")));
+        let (back, notices) = import_scenario(&text).unwrap();
+        assert_eq!(back.tp, 3);
+        assert!(
+            notices[0].starts_with("as saved, this setting cannot run: tensor parallel 3"),
+            "{notices:?}"
+        );
+        c.tp = 1;
+        c.overrides.peak_tflops = Some(1e-4);
+        let text = scenario_json(&c, &Err(String::from("cannot run")));
+        let err = import_scenario(&text).unwrap_err();
+        assert!(err.contains("hardware.peak_tflops"), "{err}");
     }
 
     #[test]

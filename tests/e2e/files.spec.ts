@@ -151,7 +151,7 @@ test.describe('import', () => {
       ['{ "hardware": ', 'not valid JSON'],
       [JSON.stringify({ ...GOOD, parallel: { ...GOOD.parallel, tp: 'four' } }), '`parallel.tp`'],
       [JSON.stringify({ ...GOOD, hardware: { ...GOOD.hardware, gpu: 'tpu-v5' } }), 'cannot run'],
-      [JSON.stringify({ ...GOOD, parallel: { ...GOOD.parallel, tp: 3 } }), 'cannot run'],
+      [JSON.stringify({ ...GOOD, hardware: { ...GOOD.hardware, peak_tflops: 0.0004 } }), 'hardware.peak_tflops'],
       [JSON.stringify({ ...GOOD, seq_length: 4096 }), 'seq_length'],
     ];
     for (const [text, named] of cases) {
@@ -168,6 +168,24 @@ test.describe('import', () => {
     const after = await app.state();
     expect(ScaleScopePage.changed(before, after)).toEqual({ charts: [], readouts: [] });
     await expect(page.getByTestId('gpu-select')).toHaveValue('h100-sxm5-80gb');
+    app.expectNoProblems();
+  });
+
+  test('a file saved where the setting cannot run opens in that state, with the reason', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?tp=3');
+    await expect(page.getByTestId('message')).toContainText('tensor parallel 3 does not divide');
+    const saved = await download(page, 'export-scenario');
+    await app.goto();
+    await page.getByTestId('import-file').setInputFiles({
+      name: saved.name,
+      mimeType: 'application/json',
+      buffer: saved.body,
+    });
+    await expect(page.getByTestId('import-error')).toBeHidden();
+    await expect(page.getByTestId('url-notice')).toContainText('as saved, this setting cannot run: tensor parallel 3');
+    await expect(page.getByTestId('message')).toContainText('tensor parallel 3 does not divide');
+    await expect(page).toHaveURL(/tp=3/);
     app.expectNoProblems();
   });
 });

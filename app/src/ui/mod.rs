@@ -927,9 +927,7 @@ pub fn App() -> impl IntoView {
         Ok((c, changed)) => {
             import_error.set(None);
             tour_at.set(None);
-            notice_title.set(format!(
-                "Opened {name}. Some of its settings are shown differently: "
-            ));
+            notice_title.set(format!("Opened {name}: "));
             notices.set(changed);
             controls.set(c);
         }
