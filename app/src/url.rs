@@ -134,11 +134,20 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
     let mut c = Controls::default();
     let mut notices = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);
+    let mut seen: Vec<String> = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
         let key = unescape(raw_key);
         let value = unescape(raw_value);
         let shown = |v: &str| -> String { v.chars().take(40).collect() };
+        if seen.contains(&key) {
+            notices.push(format!(
+                "`{}` is given more than once: the last one is used",
+                shown(&key)
+            ));
+        } else if seen.len() < 64 {
+            seen.push(key.clone());
+        }
         let ignored = |why: &str| format!("ignored `{}={}`: {why}", shown(&key), shown(&value));
         let num = |v: &str| v.trim().parse::<f64>().ok().filter(|x| x.is_finite());
         // Counts are rounded and clamped into [lo, hi]; the notice says so.
@@ -269,7 +278,8 @@ pub const EMBED: &str = "embed";
 #[must_use]
 pub fn embed_of(query: &str) -> Option<(Vec<Chart>, Vec<String>)> {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let value = query.split('&').find_map(|pair| {
+    // The last `embed=` counts, as the last of any parameter does.
+    let value = query.split('&').rev().find_map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         (unescape(k) == EMBED).then(|| unescape(v))
     })?;
@@ -417,6 +427,18 @@ mod tests {
         let (c, notices) = from_query("gpn=0.3");
         assert_eq!(c.overrides.gpus_per_node, Some(1));
         assert_eq!(notices, ["`gpn=0.3` is out of range (1 to 1024): using 1"]);
+    }
+
+    #[test]
+    fn a_parameter_given_twice_counts_once_with_a_notice() {
+        let (c, notices) = from_query("nodes=4&nodes=8");
+        assert_eq!(c.nodes, 8);
+        assert_eq!(
+            notices,
+            ["`nodes` is given more than once: the last one is used"]
+        );
+        let (charts, _) = embed_of("embed=power&embed=grid").unwrap();
+        assert_eq!(charts, vec![Chart::Grid]);
     }
 
     #[test]
