@@ -124,14 +124,15 @@ pub fn count(v: u32, unit: &str) -> String {
 
 /// `v` with every digit it needs to read back as the same number, and no
 /// more: `1980`, `0.0016`, `1e-300`. For links and typed fields, where a
-/// value rounded for show would change the setting.
+/// value rounded for show would change the setting. (serde_json's float
+/// writer, already in the site for scenario files, rather than `{v}`,
+/// which would add its own.)
 #[must_use]
 pub fn exact(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 || (1e-6..1e15).contains(&a) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
+    let s = serde_json::to_string(&v).unwrap_or_else(|_| trimmed(v, 6));
+    match s.strip_suffix(".0") {
+        Some(whole) => whole.to_owned(),
+        None => s,
     }
 }
 
@@ -180,7 +181,12 @@ mod tests {
 
     #[test]
     fn exact_numbers_read_back_unchanged() {
-        for v in [1980.0, 0.0016, 0.0001, 1e-300, 5e-324, 1234.5678, 1e6, 3e20] {
+        for v in [1980.0, 0.0016, 0.0001, 1234.5678, 1e6, 3e20, 1e-6] {
+            let s = exact(v);
+            assert_eq!(s.parse::<f64>(), Ok(v), "{s}");
+            assert!(s.len() < 24, "{s}");
+        }
+        for v in [1e-300, 5e-324] {
             let s = exact(v);
             assert_eq!(s.parse::<f64>(), Ok(v), "{s}");
             assert!(s.len() < 24, "{s}");

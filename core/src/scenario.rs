@@ -387,6 +387,9 @@ impl Config {
     /// Checks what no parallel layout can change: the cluster, the
     /// hardware, the model's shape, the context, the batch and the
     /// precision. A layout search runs only on a setting that passes.
+    // Not inlined: the core is built at opt-level 3, and a copy in each
+    // caller cost the site 1 KiB.
+    #[inline(never)]
     pub fn check_setting(&self) -> Result<(), Error> {
         let m = &self.model;
         let c = &self.cluster;
@@ -446,6 +449,9 @@ impl Config {
 
     /// Checks the parallel layout against the setting (which
     /// [`Self::check_setting`] has passed).
+    // Not inlined: the core is built at opt-level 3, and a copy in each
+    // caller cost the site 1 KiB.
+    #[inline(never)]
     pub fn check_layout(&self) -> Result<(), Error> {
         let m = &self.model;
         let p = &self.layout.parallel;
