@@ -175,6 +175,7 @@ test.describe('import', () => {
     const app = new ScaleScopePage(page);
     await app.goto('/?tp=3');
     await expect(page.getByTestId('message')).toContainText('tensor parallel 3 does not divide');
+    await expect(page.getByText('No setting has run yet on this page')).toBeVisible();
     const saved = await download(page, 'export-scenario');
     await app.goto();
     await page.getByTestId('import-file').setInputFiles({

@@ -836,7 +836,9 @@ pub fn App() -> impl IntoView {
             <div><dt>"Energy"</dt><dd data-testid="out-energy">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_joule, "tokens/J")))}</dd></div>
             <div><dt>"Memory"</dt><dd data-testid="out-memory">{value(|o, _| report_of(o).map(|r| format!("{:.1} GiB per GPU", r.memory_gib_per_gpu)))}</dd></div>
             <div class="wide">
-                <dt>{move || if failed() {
+                <dt>{move || if failed() && last_good.with(Option::is_none) {
+                    "No setting has run yet on this page"
+                } else if failed() {
                     "Last setting that ran (shown greyed)"
                 } else if controls.with(|c| c.best) {
                     "Best layout found"
