@@ -9,7 +9,7 @@ use crate::state::{Cell, Controls, Outcome, Scaling, Views, MAX_NODES};
 use plotters::prelude::IntoDrawingArea;
 use scalescope_core::error::Error as CoreError;
 use scalescope_core::hardware::gpu_by_id;
-use scalescope_core::model::PRESETS;
+use scalescope_core::model::{find_preset, PRESETS};
 use scalescope_core::scenario::{ModelSpec, Scenario, Schedule};
 
 /// One CSV field: quoted when it holds a comma, a quote or a line break.
@@ -395,10 +395,7 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     }
     match &s.model {
         ModelSpec::Preset(id) => {
-            c.model = PRESETS
-                .iter()
-                .find(|p| p.id.eq_ignore_ascii_case(id))
-                .map_or(c.model, |p| p.id);
+            c.model = find_preset(id).map_or(c.model, |p| p.id);
         }
         ModelSpec::Custom(m) => {
             c.model = "custom";

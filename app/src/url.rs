@@ -10,7 +10,7 @@ use crate::state::{
     SEQ_RANGE,
 };
 use scalescope_core::hardware::gpu_by_id;
-use scalescope_core::model::{Mlp, PRESETS};
+use scalescope_core::model::{find_preset, Mlp};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
 
 /// Encodes the controls as a query string (without the leading `?`).
@@ -176,7 +176,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                 if value == "custom" {
                     c.model = "custom";
                     true
-                } else if let Some(p) = PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(&value)) {
+                } else if let Some(p) = find_preset(&value) {
                     c.model = p.id;
                     true
                 } else {

@@ -115,13 +115,16 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-/// Looks a preset up by id (case-insensitive).
+/// The preset named `id` (case-insensitive), as scenario files name it.
+#[must_use]
+pub fn find_preset(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+}
+
+/// Looks a preset's model up by id (case-insensitive).
 #[must_use]
 pub fn preset(id: &str) -> Option<Model> {
-    PRESETS
-        .iter()
-        .find(|p| p.id.eq_ignore_ascii_case(id))
-        .map(|p| p.model)
+    find_preset(id).map(|p| p.model)
 }
 
 impl Model {
