@@ -225,7 +225,17 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                 }
             })
             .is_some(),
-            "peak" | "hbm" | "nvlink" | "net" | "gpn" | "dpbw" => match num(&value) {
+            // GPUs per node is a count: positive, then rounded and clamped.
+            "gpn" => match num(&value) {
+                Some(x) if x > 0.0 => {
+                    let mut g = 1;
+                    int(&mut g, 1, 1024, &mut notices);
+                    c.overrides.gpus_per_node = Some(g);
+                    true
+                }
+                _ => false,
+            },
+            "peak" | "hbm" | "nvlink" | "net" | "dpbw" => match num(&value) {
                 Some(x) if x > 0.0 => {
                     let o: &mut Overrides = &mut c.overrides;
                     let clamped = x.min(MAX_WHAT_IF);
@@ -242,14 +252,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
                         "hbm" => o.hbm_gb_per_s = Some(clamped),
                         "nvlink" => o.nvlink_gb_per_s = Some(clamped),
                         "net" => o.network_gbps_per_gpu = Some(clamped),
-                        "dpbw" => o.dp_overlap_gb_per_s = Some(clamped),
-                        _ => {
-                            let (g, why) = read_count(&value, 1, 1024).unwrap_or((1, None));
-                            if let (Some(why), false) = (why, clamped < x) {
-                                notices.push(format!("`gpn={}` {why}", shown(&value)));
-                            }
-                            o.gpus_per_node = Some(g);
-                        }
+                        _ => o.dp_overlap_gb_per_s = Some(clamped),
                     }
                     true
                 }
