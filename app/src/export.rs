@@ -443,7 +443,8 @@ fn can_open_as_saved(e: &CoreError) -> bool {
     matches!(
         e,
         CoreError::TpNotDividingHeads { .. }
-            | CoreError::PpNotDividingLayers { .. }
+            | CoreError::PipelineTooDeep { .. }
+            | CoreError::StackLacks { .. }
             | CoreError::CpNotDividingSequence { .. }
             | CoreError::LayoutNotDividingGpus { .. }
             | CoreError::BatchNotDivisible { .. }

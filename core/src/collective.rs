@@ -61,6 +61,11 @@ pub struct Links {
     pub nvlink_tree_hop: Seconds,
     /// Latency of one tree hop over the network (a pipelined chunk).
     pub network_tree_hop: Seconds,
+    /// Multiplies the latency of every ring step in groups of more than two
+    /// ranks: measured rings at scale run slower per step than NCCL's
+    /// tuning model (stragglers and jitter over many synchronised steps).
+    /// Point-to-point sends and two-rank groups do not pay it.
+    pub ring_step_factor: f64,
 }
 
 /// The collective operations the model uses.
@@ -125,6 +130,7 @@ pub fn ring_bus_bandwidth(group: Group, links: &Links) -> Bandwidth {
 ///     network_step: Seconds::us(14.0),
 ///     nvlink_tree_hop: Seconds::us(4.0),
 ///     network_tree_hop: Seconds::us(14.0),
+///     ring_step_factor: 1.0,
 /// };
 /// // 1 GB gathered over the 8 GPUs of one node.
 /// let c = time(Collective::AllGather, Bytes::mb(1000.0), Group::new(8, 8), &links);
@@ -169,9 +175,13 @@ fn ring_cost(op: Collective, bytes: Bytes, group: Group, links: &Links) -> Secon
         Collective::AllGather | Collective::ReduceScatter => (n - 1.0, m - 1.0, (n - 1.0) / n),
         Collective::AllReduce => (2.0 * (n - 1.0), 2.0 * (m - 1.0), 2.0 * (n - 1.0) / n),
     };
+    let factor = if group.ranks > 2 {
+        links.ring_step_factor
+    } else {
+        1.0
+    };
     let latency = links.base_latency
-        + links.nvlink_step * (steps - inter_steps)
-        + links.network_step * inter_steps;
+        + (links.nvlink_step * (steps - inter_steps) + links.network_step * inter_steps) * factor;
     latency + bytes * volume / ring_bus_bandwidth(group, links)
 }
 
@@ -214,6 +224,7 @@ mod tests {
             network_step: Seconds::us(14.0),
             nvlink_tree_hop: Seconds::us(4.0),
             network_tree_hop: Seconds::us(14.0),
+            ring_step_factor: 1.0,
         }
     }
 

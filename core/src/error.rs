@@ -51,12 +51,19 @@ pub enum Error {
         /// Attention heads.
         heads: u32,
     },
-    /// The pipeline stages (times virtual stages) do not divide the layers.
-    PpNotDividingLayers {
+    /// The pipeline has more stages (times virtual stages) than layers.
+    PipelineTooDeep {
         /// Pipeline degree times virtual stages.
         stages: u32,
         /// Transformer layers.
         layers: u32,
+    },
+    /// The software stack has no such mechanism.
+    StackLacks {
+        /// The stack's key.
+        stack: &'static str,
+        /// What it lacks, e.g. "sequence parallelism".
+        feature: &'static str,
     },
     /// Context parallelism needs the sequence to split into `2 * cp` equal chunks.
     CpNotDividingSequence {
@@ -123,9 +130,13 @@ impl fmt::Display for Error {
                 f,
                 "tensor parallel {tp} does not divide the {heads} attention heads: pick a TP degree that divides {heads}"
             ),
-            Self::PpNotDividingLayers { stages, layers } => write!(
+            Self::PipelineTooDeep { stages, layers } => write!(
                 f,
-                "{stages} pipeline stages do not divide the {layers} layers: pick PP x virtual stages dividing {layers}"
+                "{stages} pipeline stages need at least {stages} layers, and the model has {layers}: lower PP or the virtual stages"
+            ),
+            Self::StackLacks { stack, feature } => write!(
+                f,
+                "the {stack} stack has no {feature}: turn it off or pick a stack that has it (megatron, torchtitan)"
             ),
             Self::CpNotDividingSequence { cp, seq_len } => write!(
                 f,

@@ -174,11 +174,11 @@ pub struct Cluster {
     pub network_per_gpu: Bandwidth,
     /// Bus bandwidth per GPU that data-parallel collectives across nodes
     /// reach while compute kernels run beside them (at most; the topology
-    /// may allow less). Groups inside one node get at least
-    /// [`cal::NVSWITCH_OVERLAP_SHARE`] of the NVLink bus rate. Defaults to
-    /// [`cal::OVERLAP_BANDWIDTH_SHARE`] of the NVLink bus rate, the paper's
-    /// calibration; clusters that overlap better can say so.
-    pub dp_overlap_bandwidth: Bandwidth,
+    /// may allow less), when the user sets it; `None` takes the stack's
+    /// share of the NVLink bus rate ([`crate::scenario::Config::dp_overlap_bandwidth`]).
+    /// Groups inside one node get at least [`cal::NVSWITCH_OVERLAP_SHARE`]
+    /// of the NVLink bus rate.
+    pub dp_overlap_bandwidth: Option<Bandwidth>,
 }
 
 impl Cluster {
@@ -191,19 +191,14 @@ impl Cluster {
             nodes,
             gpus_per_node: gpn,
             network_per_gpu: gpu.network_per_node / f64::from(gpn),
-            dp_overlap_bandwidth: Self::default_dp_overlap(&gpu),
+            dp_overlap_bandwidth: None,
         }
-    }
-
-    /// The paper-calibrated rate of data-parallel traffic under compute:
-    /// [`cal::OVERLAP_BANDWIDTH_SHARE`] of the GPU's NVLink bus rate.
-    fn default_dp_overlap(gpu: &Gpu) -> Bandwidth {
-        Self::nvlink_bus(gpu) * cal::OVERLAP_BANDWIDTH_SHARE
     }
 
     /// NVLink bus bandwidth per GPU as NCCL achieves it: one direction
     /// (half the quoted figure) after protocol efficiency.
-    fn nvlink_bus(gpu: &Gpu) -> Bandwidth {
+    #[must_use]
+    pub fn nvlink_bus(gpu: &Gpu) -> Bandwidth {
         gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY)
     }
 
@@ -224,6 +219,7 @@ impl Cluster {
             network_step: Seconds::us(cal::NCCL_NETWORK_STEP_US),
             nvlink_tree_hop: Seconds::us(cal::NCCL_NVLINK_TREE_HOP_US),
             network_tree_hop: Seconds::us(cal::NCCL_NETWORK_TREE_HOP_US),
+            ring_step_factor: 1.0,
         }
     }
 }

@@ -56,7 +56,9 @@ pub fn per_gpu(cfg: &Config) -> Memory {
     let (tp, pp, cp) = (f64::from(p.tp), f64::from(p.pp), f64::from(p.cp));
     let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
     let gpn = cfg.cluster.gpus_per_node;
-    let layers_stage = f64::from(model.layers) / pp;
+    let (most, last) = cfg.pipeline_split();
+    let layers_stage = f64::from(most.max(last));
+    let layers_last = f64::from(last);
     let layer_params = model.layer_params() / tp;
     let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let params = layer_params * layers_stage + root;
@@ -71,12 +73,15 @@ pub fn per_gpu(cfg: &Config) -> Memory {
             2.0 * 25e6 * 4.0,
         ),
         // Parameters stay gathered from forward until backward is done;
-        // with several micro-batches the unsharded gradients accumulate
-        // until the last backward reduce-scatters them.
+        // where the stack syncs once per step, the unsharded gradients of
+        // several micro-batches accumulate until the last backward
+        // reduce-scatters them.
         DataParallel::Fsdp => (
             2.0 * params,
             4.0 * params / dp_ranks
-                + if cfg.micro_batches() > 1 {
+                + if cfg.micro_batches() > 1
+                    && cfg.stack.fsdp_sync == crate::stack::FsdpSync::OncePerStep
+                {
                     cal::FSDP_REDUCE_BYTES * params
                 } else {
                     0.0
@@ -84,16 +89,19 @@ pub fn per_gpu(cfg: &Config) -> Memory {
             12.0 * params / dp_ranks,
             4.0 * 2.0 * layer_params,
         ),
+        // Fully sharded: the fp32 shard is both the parameter and the
+        // optimizer's master copy (PyTorch FSDP's flat parameter, ZeRO-3's
+        // partition); bf16 copies exist only while gathered, in the buffers.
         DataParallel::FsdpFull => (
-            2.0 * params / dp_ranks,
             4.0 * params / dp_ranks,
-            12.0 * params / dp_ranks,
+            4.0 * params / dp_ranks,
+            8.0 * params / dp_ranks,
             (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
         ),
         DataParallel::Hsdp => (
-            2.0 * params / node_shard,
             4.0 * params / node_shard,
-            12.0 * params / node_shard,
+            4.0 * params / node_shard,
+            8.0 * params / node_shard,
             (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
         ),
     };
@@ -115,6 +123,12 @@ pub fn per_gpu(cfg: &Config) -> Memory {
             2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn) / tp
         }
         Recompute::Full => h / sp,
+    } + if cfg.layout.recompute == Recompute::None && !cfg.stack.flash_attention {
+        // The score matrix kept for backward: Korthikanti et al.'s
+        // `5as/h` bytes per hidden element, in two-byte elements.
+        2.5 * f64::from(model.heads) * f64::from(cfg.seq_len) / cp / tp
+    } else {
+        0.0
     };
     let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len) / cp;
     let m = f64::from(cfg.micro_batches().max(1));
@@ -139,12 +153,13 @@ pub fn per_gpu(cfg: &Config) -> Memory {
         }
     };
     let stage = 2.0 * per_token * tokens * layers_stage;
+    let stage_last = 2.0 * per_token * tokens * layers_last;
     // fp32 logits and their gradient, one micro-batch's at a time.
     let logits = 2.0 * 4.0 * tokens * f64::from(model.vocab) / tp;
     let mut activations = if p.pp == 1 {
         stage + logits
     } else {
-        (stage * first_in_flight).max(stage * last_in_flight + logits)
+        (stage * first_in_flight).max(stage_last * last_in_flight + logits)
     };
     if cfg.layout.recompute == Recompute::Full {
         // One layer's full working set while it is recomputed.

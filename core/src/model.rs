@@ -182,13 +182,48 @@ impl Model {
             + f64::from(self.hidden)
     }
 
+    /// Matmul parameters every token passes through: the layers' and the
+    /// output head's.
+    #[must_use]
+    pub fn matmul_params(&self) -> f64 {
+        f64::from(self.layers) * (self.attention_params() + self.mlp_params())
+            + self.embedding_params()
+    }
+
     /// Model FLOPs per token of training (forward and backward) at context
-    /// `seq`, PaLM convention.
+    /// `seq`: `6N` for the matmuls and `6 L h s` for causal attention, the
+    /// half of PaLM's `12 L h s` that a causal mask leaves to compute. MFU
+    /// uses this count, so it can never exceed one.
     #[must_use]
     pub fn flops_per_token(&self, seq: u32) -> f64 {
-        let l = f64::from(self.layers);
-        let matmul = l * (self.attention_params() + self.mlp_params()) + self.embedding_params();
-        6.0 * matmul + 12.0 * l * f64::from(self.hidden) * f64::from(seq)
+        6.0 * self.matmul_params() + 6.0 * self.attention_flops_unit(seq)
+    }
+
+    /// Model FLOPs per token in the PaLM convention (Chowdhery et al.):
+    /// `6N + 12 L h s`, attention counted without the causal mask. The
+    /// paper, Megatron-LM, MosaicML and torchtitan quote MFU this way.
+    #[must_use]
+    pub fn flops_per_token_palm(&self, seq: u32) -> f64 {
+        6.0 * self.matmul_params() + 12.0 * self.attention_flops_unit(seq)
+    }
+
+    /// FLOPs per token the kernels execute: the model FLOPs, FlashAttention's
+    /// backward recompute of the scores (`7 L h s` for attention in all),
+    /// and a full recomputation's second forward.
+    #[must_use]
+    pub fn executed_flops_per_token(&self, seq: u32, recompute: crate::scenario::Recompute) -> f64 {
+        let attention = self.attention_flops_unit(seq);
+        let layers = f64::from(self.layers) * (self.attention_params() + self.mlp_params());
+        let redo = match recompute {
+            crate::scenario::Recompute::Full => 2.0 * layers + 2.0 * attention,
+            _ => 0.0,
+        };
+        6.0 * self.matmul_params() + 7.0 * attention + redo
+    }
+
+    /// `L h s`: the unit of attention FLOPs per token.
+    fn attention_flops_unit(&self, seq: u32) -> f64 {
+        f64::from(self.layers) * f64::from(self.hidden) * f64::from(seq)
     }
 }
 
@@ -218,7 +253,9 @@ mod tests {
     fn flops_per_token_is_six_n_plus_attention() {
         let m = preset("llama2-7b").unwrap();
         let f = m.flops_per_token(4096);
-        // 6 x 6.608e9 matmul parameters + 12 x 32 x 4096 x 4096.
-        assert!((f / 1e9 - 46.09).abs() < 0.05, "{f}");
+        // 6 x 6.608e9 matmul parameters + 6 x 32 x 4096 x 4096 (causal).
+        assert!((f / 1e9 - 42.87).abs() < 0.05, "{f}");
+        let palm = m.flops_per_token_palm(4096);
+        assert!((palm / 1e9 - 46.09).abs() < 0.05, "{palm}");
     }
 }

@@ -5,6 +5,7 @@
 use crate::error::Error;
 use crate::hardware::{gpu_by_id, Cluster, Gpu};
 use crate::model::{preset, Model};
+use crate::stack::{Stack, StackId};
 use crate::units::{Bandwidth, Bytes, FlopRate};
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
@@ -165,6 +166,9 @@ pub struct Scenario {
     /// Matmul precision.
     #[serde(default = "default_precision")]
     pub precision: Precision,
+    /// The software stack that runs the step (default `paper`).
+    #[serde(default)]
+    pub stack: StackId,
 }
 
 fn default_recompute() -> Recompute {
@@ -201,6 +205,8 @@ pub struct Config {
     pub layout: Layout,
     /// Matmul precision.
     pub precision: Precision,
+    /// The software stack's mechanisms and constants.
+    pub stack: Stack,
 }
 
 /// Largest accepted values: far beyond any real run, small enough that no
@@ -306,8 +312,10 @@ impl Scenario {
                 Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
         }
         if let Some(v) = hw.dp_overlap_gb_per_s {
-            cluster.dp_overlap_bandwidth =
-                Bandwidth::gb_s(positive_f(v, "hardware.dp_overlap_gb_per_s")?);
+            cluster.dp_overlap_bandwidth = Some(Bandwidth::gb_s(positive_f(
+                v,
+                "hardware.dp_overlap_gb_per_s",
+            )?));
         }
         let model = match &self.model {
             ModelSpec::Preset(id) => preset(id).ok_or(Error::UnknownModel)?,
@@ -324,6 +332,7 @@ impl Scenario {
                 recompute: self.recompute,
             },
             precision: self.precision,
+            stack: Stack::of(self.stack),
         };
         Ok(cfg)
     }
@@ -358,11 +367,34 @@ impl Scenario {
             },
             recompute: Recompute::None,
             precision: Precision::Bf16,
+            stack: StackId::Paper,
         }
     }
 }
 
 impl Config {
+    /// The rate of data-parallel traffic across nodes under compute: the
+    /// user's override, or the stack's share of the NVLink bus rate.
+    #[must_use]
+    pub fn dp_overlap_bandwidth(&self) -> Bandwidth {
+        self.cluster.dp_overlap_bandwidth.unwrap_or_else(|| {
+            crate::hardware::Cluster::nvlink_bus(&self.cluster.gpu) * self.stack.dp_overlap_share
+        })
+    }
+
+    /// Layers on the pipeline's stages: the most any stage before the last
+    /// holds, and the last stage's (beside the output head), as
+    /// [`crate::evaluate::split_layers`] balances them; the head's cost in
+    /// layers is its share of the FLOPs. Without a pipeline, `(0, layers)`.
+    #[must_use]
+    pub fn pipeline_split(&self) -> (u32, u32) {
+        let m = &self.model;
+        let h = f64::from(m.hidden);
+        let layer = m.attention_params() + m.mlp_params() + 7.0 / 6.0 * f64::from(self.seq_len) * h;
+        let head = h * f64::from(m.vocab) / layer.max(1.0);
+        crate::evaluate::split_layers(m.layers, self.layout.parallel.pp, head)
+    }
+
     /// Data-parallel replicas: GPUs / (TP x PP x CP).
     #[must_use]
     pub fn dp(&self) -> u32 {
@@ -409,7 +441,7 @@ impl Config {
                 "hardware.inter_node_gbps_per_gpu",
             ),
             (
-                c.dp_overlap_bandwidth.as_gb_s(),
+                self.dp_overlap_bandwidth().as_gb_s(),
                 "hardware.dp_overlap_gb_per_s",
             ),
         ] {
@@ -473,10 +505,23 @@ impl Config {
             1
         };
         let stages = p.pp.saturating_mul(v);
-        if m.layers % stages != 0 {
-            return Err(Error::PpNotDividingLayers {
+        if m.layers < stages {
+            return Err(Error::PipelineTooDeep {
                 stages,
                 layers: m.layers,
+            });
+        }
+        let stack = &self.stack;
+        if p.sp && p.tp > 1 && !stack.sequence_parallel {
+            return Err(Error::StackLacks {
+                stack: stack.id.key(),
+                feature: "sequence parallelism",
+            });
+        }
+        if p.schedule == Schedule::Interleaved && p.pp > 1 && !stack.interleaving {
+            return Err(Error::StackLacks {
+                stack: stack.id.key(),
+                feature: "interleaved pipeline schedule",
             });
         }
         if self.seq_len % (2 * p.cp) != 0 && p.cp > 1 {

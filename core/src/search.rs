@@ -49,6 +49,14 @@ pub struct SearchSpace {
     /// without a pipeline (gradient accumulation). Pipelines always split.
     #[serde(default = "yes")]
     pub accumulation: bool,
+    /// Whether pipelines may use the interleaved schedule (where the
+    /// stack has it).
+    #[serde(default = "yes")]
+    pub interleaving: bool,
+    /// Whether the model-parallel group (TP x CP x PP) must fit in one
+    /// node, as in the paper's search.
+    #[serde(default)]
+    pub model_parallel_in_node: bool,
 }
 
 const fn yes() -> bool {
@@ -74,25 +82,31 @@ impl SearchSpace {
             recompute: true,
             sequence_parallel: true,
             accumulation: true,
+            interleaving: true,
+            model_parallel_in_node: false,
         }
     }
 
-    /// The space the paper swept: FSDP (no reshard after forward) with
-    /// tensor and pipeline degrees 1 to 16, no context parallelism, no
-    /// recomputation, and no gradient accumulation (§4.1: more devices
-    /// replace accumulation steps), so each replica runs its whole batch as
-    /// one micro-batch unless it pipelines.
+    /// The paper's best-layout search: FSDP (no reshard after forward)
+    /// with tensor and pipeline groups inside a node (the paper's
+    /// model-parallel layouts of 8 or fewer; larger ones span nodes and
+    /// lose), no sequence parallelism, no interleaving, no context
+    /// parallelism, no recomputation, and no gradient accumulation (§4.1:
+    /// more devices replace accumulation steps), so each replica runs its
+    /// whole batch as one micro-batch unless it pipelines.
     #[must_use]
     pub const fn paper() -> Self {
         Self {
             dp: [Some(DataParallel::Fsdp), None, None, None, None],
-            max_tp: 16,
-            max_pp: 16,
+            max_tp: 8,
+            max_pp: 8,
             max_cp: 1,
             max_micro_batch: 64,
             recompute: false,
-            sequence_parallel: true,
+            sequence_parallel: false,
             accumulation: false,
+            interleaving: false,
+            model_parallel_in_node: true,
         }
     }
 }
@@ -113,6 +127,8 @@ impl SearchSpace {
             recompute: true,
             sequence_parallel: true,
             accumulation: true,
+            interleaving: true,
+            model_parallel_in_node: false,
         }
     }
 }
@@ -163,16 +179,25 @@ pub fn for_each_layout(
     } else {
         &[Recompute::None]
     };
+    let stack = &base.stack;
+    let in_node = if space.model_parallel_in_node {
+        base.cluster.gpus_per_node
+    } else {
+        u32::MAX
+    };
     for tp in powers_of_two(space.max_tp.min(model.heads).min(gpus)) {
         if model.heads % tp != 0 {
             continue;
         }
         for pp in 1..=space.max_pp.min(model.layers).min(gpus / tp) {
-            if model.layers % pp != 0 || gpus % (tp * pp) != 0 {
+            if gpus % (tp * pp) != 0 || tp * pp > in_node {
                 continue;
             }
             for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {
-                if gpus % (tp * pp * cp) != 0 || (cp > 1 && base.seq_len % (2 * cp) != 0) {
+                if gpus % (tp * pp * cp) != 0
+                    || (cp > 1 && base.seq_len % (2 * cp) != 0)
+                    || tp * pp * cp > in_node
+                {
                     continue;
                 }
                 let dp = gpus / (tp * pp * cp);
@@ -194,14 +219,15 @@ pub fn for_each_layout(
                         continue;
                     }
                     let micro_batches = per_replica / mb;
-                    let schedules: &[(Schedule, u32)] = if pp == 1 {
-                        &[(Schedule::OneFOneB, 1)]
-                    } else {
-                        &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
-                    };
+                    let schedules: &[(Schedule, u32)] =
+                        if pp == 1 || !(space.interleaving && stack.interleaving) {
+                            &[(Schedule::OneFOneB, 1)]
+                        } else {
+                            &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
+                        };
                     for &(schedule, v) in schedules {
                         if schedule == Schedule::Interleaved
-                            && (model.layers % (pp * v) != 0 || micro_batches % pp != 0)
+                            && (model.layers < pp * v || micro_batches % pp != 0)
                         {
                             continue;
                         }
@@ -226,7 +252,9 @@ pub fn for_each_layout(
                                     tp,
                                     pp,
                                     cp,
-                                    sp: space.sequence_parallel && tp > 1,
+                                    sp: space.sequence_parallel
+                                        && stack.sequence_parallel
+                                        && tp > 1,
                                     schedule,
                                     virtual_stages: v,
                                 },

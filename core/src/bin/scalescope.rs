@@ -54,6 +54,75 @@ fn load(path: Option<&String>) -> Result<Config, String> {
     scenario.to_config().map_err(|e| format!("{path}: {e}"))
 }
 
+/// Published runs per stack and source: each run, the errors, the fitted
+/// constants and the leave-one-source-out errors.
+fn validate() {
+    use validation::{Errors, SOURCES};
+    let all = validation::all();
+    let held = all.iter().filter(|c| c.holds()).count();
+    for c in &all {
+        let layout = c.layout.map_or_else(String::new, |l| {
+            format!(
+                "mb{} v{} {:?}",
+                l.micro_batch, l.parallel.virtual_stages, l.recompute
+            )
+        });
+        println!(
+            "{:32} {:12} published {:>15}  model {:>15}  {:>7}  [{}] {}",
+            c.run.name,
+            c.run.stack.key(),
+            c.run.metric.show(c.run.published),
+            c.model
+                .map_or_else(|| String::from("no fit"), |m| c.run.metric.show(m)),
+            c.difference()
+                .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
+            if c.holds() { "holds" } else { "misses" },
+            layout
+        );
+    }
+    let show = |label: &str, e: Errors| {
+        println!(
+            "  {label:24} {:>3} runs  median {:>5.1}%  mean {:>5.1}%",
+            e.runs,
+            e.median * 100.0,
+            e.mean * 100.0
+        );
+    };
+    println!("\nAbsolute error by stack:");
+    for id in scalescope_core::stack::STACKS {
+        let e = Errors::of(&all, |c| c.run.stack == id);
+        if e.runs > 0 {
+            show(id.key(), e);
+        }
+    }
+    show("all", Errors::of(&all, |_| true));
+    println!("\nAbsolute error by source, and predicted with constants fitted without it:");
+    for (key, f, loso) in validation::leave_one_source_out() {
+        let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);
+        let own = Errors::of(&all, |c| c.run.source == SOURCES[source].citation);
+        println!(
+            "  {key:24} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3})",
+            own.runs,
+            own.mean * 100.0,
+            loso.mean * 100.0,
+            f.gemm_a100,
+            f.gemm_h100,
+            f.overlap_share
+        );
+    }
+    let f = validation::fit();
+    println!(
+        "\nFitted on all runs: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
+        f.gemm_a100, f.gemm_h100, f.overlap_share
+    );
+    println!(
+        "{held} of {} published runs within {:.0}%, from {} sources",
+        all.len(),
+        validation::TOLERANCE * 100.0,
+        SOURCES.len()
+    );
+}
+
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("eval") => {
@@ -143,32 +212,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("validate") => {
-            let all = validation::all();
-            let held = all.iter().filter(|c| c.holds()).count();
-            for c in &all {
-                let layout = c.layout.map_or_else(String::new, |l| {
-                    format!(
-                        "mb{} v{} {:?}",
-                        l.micro_batch, l.parallel.virtual_stages, l.recompute
-                    )
-                });
-                println!(
-                    "{:28} published {:>14}  model {:>14}  {:>7}  [{}] {}",
-                    c.run.name,
-                    c.run.metric.show(c.run.published),
-                    c.model
-                        .map_or_else(|| String::from("no fit"), |m| c.run.metric.show(m)),
-                    c.difference()
-                        .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
-                    if c.holds() { "holds" } else { "misses" },
-                    layout
-                );
-            }
-            println!(
-                "{held} of {} published runs within {:.0}%",
-                all.len(),
-                validation::TOLERANCE * 100.0
-            );
+            validate();
             Ok(())
         }
         Some("findings") => {

@@ -1,0 +1,280 @@
+//! Software stacks: the framework that runs the step. The same layout on
+//! the same cluster runs at different speeds under Megatron-LM's fused
+//! kernels, eager PyTorch or a compiled graph, and two stacks that both say
+//! "FSDP" may gather, reduce and overlap differently. A [`Stack`] holds those
+//! mechanisms and their constants, each with its source; a scenario names
+//! one by [`StackId`].
+//!
+//! ```
+//! use scalescope_core::stack::{Stack, StackId};
+//! let paper = Stack::of(StackId::Paper);
+//! assert!(!paper.sequence_parallel && !paper.interleaving);
+//! assert!(Stack::of(StackId::Megatron).sequence_parallel);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// A software stack by name, as scenario files, links and the command line
+/// spell it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StackId {
+    /// The paper's own: a Megatron-inspired framework on eager PyTorch 2.3.1
+    /// with FlashAttention-2 and xFormers, FSDPv2.
+    #[default]
+    Paper,
+    /// Megatron-LM (Megatron-Core): fused kernels, FlashAttention, sequence
+    /// parallelism, interleaved pipelines, distributed optimizer.
+    Megatron,
+    /// Megatron-LM as of 2021-22 (and Megatron-DeepSpeed): fused kernels
+    /// but attention through the materialised score matrix, before
+    /// FlashAttention.
+    #[serde(rename = "megatron-2021")]
+    Megatron2021,
+    /// MosaicML llm-foundry on Composer: PyTorch FSDP (v1), FlashAttention,
+    /// eager.
+    LlmFoundry,
+    /// torchtitan: FSDP2, `torch.compile`d blocks, DTensor tensor and
+    /// sequence parallelism, pipeline schedules.
+    Torchtitan,
+}
+
+/// Every stack, in the order the explorer lists them.
+pub const STACKS: [StackId; 5] = [
+    StackId::Paper,
+    StackId::Megatron,
+    StackId::Megatron2021,
+    StackId::LlmFoundry,
+    StackId::Torchtitan,
+];
+
+impl StackId {
+    /// The id as written in files and links (`llm-foundry`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Self::Paper => "paper",
+            Self::Megatron => "megatron",
+            Self::Megatron2021 => "megatron-2021",
+            Self::LlmFoundry => "llm-foundry",
+            Self::Torchtitan => "torchtitan",
+        }
+    }
+
+    /// Looks a stack up by its key, case-insensitively.
+    #[must_use]
+    pub fn parse(key: &str) -> Option<Self> {
+        STACKS.into_iter().find(|s| s.key().eq_ignore_ascii_case(key))
+    }
+}
+
+/// When FSDP without resharding after forward (`dp: fsdp`) moves parameters
+/// and gradients, if a replica runs several micro-batches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FsdpSync {
+    /// Every micro-batch gathers its parameters and reduce-scatters its
+    /// gradients, as ZeRO-2 does and as FSDP does by default (it reshards
+    /// after backward and syncs gradients every backward).
+    PerMicroBatch,
+    /// Parameters are gathered once and gradients accumulate unsharded until
+    /// the last micro-batch reduce-scatters them (PyTorch's pipeline
+    /// schedules: `set_reshard_after_backward(False)`,
+    /// `set_requires_gradient_sync(False)` until the last).
+    OncePerStep,
+}
+
+/// Where a stack places the parallel dimensions on the ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Tensor, context and pipeline ranks innermost, data-parallel
+    /// replicas across: a model-parallel group of 8 or fewer stays inside
+    /// a node.
+    ModelParallelInNode,
+    /// Tensor, context, data, then pipeline outermost (Megatron's
+    /// `tp-cp-dp-pp` order, torchtitan's device mesh).
+    PipelineOutermost,
+}
+
+/// A software stack's mechanisms and constants.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Stack {
+    /// Which stack.
+    pub id: StackId,
+    /// Name for people.
+    pub name: &'static str,
+    /// Where its constants come from.
+    pub source: &'static str,
+    /// Passes over a hidden-sized tensor per RMSNorm or LayerNorm in
+    /// forward, in bf16-element units (an fp32 read counts two).
+    pub norm_passes: f64,
+    /// Passes over the query and key tensors per rotary embedding in
+    /// forward (zero where the attention kernel applies it).
+    pub rotary_passes: f64,
+    /// Passes over an FFN-sized tensor by the MLP activation in forward
+    /// (SiLU and the gate product, or GeLU).
+    pub activation_passes: f64,
+    /// Element-wise kernels launched per layer in forward (norms, rotary,
+    /// residual adds, activation, casts and copies); backward launches
+    /// twice as many.
+    pub elementwise_kernels: f64,
+    /// Host time to dispatch one kernel, microseconds: eager Python and
+    /// PyTorch's dispatcher, or the wrapper of a compiled graph. When the
+    /// GPU's kernels are shorter, the GPU waits for the host.
+    pub host_dispatch_us: f64,
+    /// Whether attention is one fused kernel (FlashAttention, xFormers,
+    /// cuDNN): otherwise the score matrix is written, soft-maxed, dropped
+    /// out and read back, and a selective recomputation recomputes it.
+    pub flash_attention: bool,
+    /// Whether tensor parallelism can run with sequence parallelism.
+    pub sequence_parallel: bool,
+    /// Whether the interleaved 1F1B pipeline schedule exists.
+    pub interleaving: bool,
+    /// When `dp: fsdp` gathers and reduce-scatters across micro-batches.
+    pub fsdp_sync: FsdpSync,
+    /// Bytes per gradient element in data-parallel reductions.
+    pub reduce_bytes: f64,
+    /// Share of the NVLink bus rate per GPU that data-parallel collectives
+    /// across nodes reach while compute runs beside them (the default of
+    /// `hardware.dp_overlap_gb_per_s`).
+    pub dp_overlap_share: f64,
+    /// Where the parallel dimensions sit on the ranks.
+    pub placement: Placement,
+}
+
+/// The paper's stack (Appendix B): a Megatron-inspired framework with
+/// xFormers' fused kernels on eager PyTorch 2.3.1 (no compiled graphs:
+/// every kernel dispatched from Python), FSDPv2 without resharding after
+/// forward (ZeRO-2 semantics), tensor parallelism by blocking AllReduce, no
+/// sequence parallelism or interleaving stated.
+pub const PAPER: Stack = Stack {
+    id: StackId::Paper,
+    name: "Paper (PyTorch 2.3 eager, FSDPv2, xFormers)",
+    source: "Fernandez et al. Appendix B ('Megatron-inspired framework', 'optimizations provided by FlashAttention-2 and xFormers', PyTorch 2.3.1, FSDPv2 with prefetch, 'equivalent to DeepSpeed ZeRO Stage 2') and section 2.1 (TP partial sums 'via an AllReduce', blocking)",
+    norm_passes: crate::calibration::FUSED_NORM_PASSES,
+    rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
+    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
+    host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
+    flash_attention: true,
+    sequence_parallel: false,
+    interleaving: false,
+    fsdp_sync: FsdpSync::PerMicroBatch,
+    reduce_bytes: crate::calibration::FSDP_REDUCE_BYTES,
+    dp_overlap_share: crate::calibration::OVERLAP_BANDWIDTH_SHARE,
+    placement: Placement::ModelParallelInNode,
+};
+
+/// Megatron-LM: fused norms, rotary and bias-activation kernels, sequence
+/// parallelism, interleaved 1F1B, distributed optimizer, fp32 gradient
+/// reduction.
+pub const MEGATRON: Stack = Stack {
+    id: StackId::Megatron,
+    name: "Megatron-LM",
+    source: "Megatron-LM fused kernels (fused layer norm, fused rotary, bias-GeLU/SwiGLU), Narayanan et al. SC'21, Korthikanti et al. MLSys'23; --accumulate-allreduce-grads-in-fp32",
+    norm_passes: crate::calibration::FUSED_NORM_PASSES,
+    rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
+    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
+    host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
+    flash_attention: true,
+    sequence_parallel: true,
+    interleaving: true,
+    fsdp_sync: FsdpSync::PerMicroBatch,
+    reduce_bytes: 4.0,
+    dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
+    placement: Placement::PipelineOutermost,
+};
+
+/// Megatron-LM of Narayanan et al. (2021) and Korthikanti et al. (2022), and
+/// Megatron-DeepSpeed (BLOOM): Megatron's fused kernels with attention
+/// through the score matrix (fused scale-mask-softmax, dropout), sequence
+/// parallelism and interleaving (Korthikanti), fp32 gradient reduction.
+pub const MEGATRON_2021: Stack = Stack {
+    id: StackId::Megatron2021,
+    name: "Megatron-LM 2021-22 (no FlashAttention)",
+    source: "Narayanan et al. SC'21 and Korthikanti et al. MLSys'23: fused softmax and bias-GeLU kernels, attention scores materialised (selective recomputation recomputes them)",
+    flash_attention: false,
+    ..MEGATRON
+};
+
+/// MosaicML llm-foundry: Composer with PyTorch FSDP (v1), FlashAttention,
+/// one LayerNorm kernel, eager; FSDP syncs every micro-batch.
+pub const LLM_FOUNDRY: Stack = Stack {
+    id: StackId::LlmFoundry,
+    name: "MosaicML llm-foundry",
+    source: "llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table",
+    norm_passes: crate::calibration::FUSED_NORM_PASSES,
+    rotary_passes: 0.0,
+    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
+    host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
+    flash_attention: true,
+    sequence_parallel: false,
+    interleaving: false,
+    fsdp_sync: FsdpSync::PerMicroBatch,
+    reduce_bytes: 4.0,
+    dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
+    placement: Placement::PipelineOutermost,
+};
+
+/// torchtitan: FSDP2 with fp32 reduction, `torch.compile` per block (fused
+/// element-wise kernels, a compiled wrapper launching them), DTensor tensor
+/// parallelism with sequence-parallel norms, interleaved pipeline schedules.
+pub const TORCHTITAN: Stack = Stack {
+    id: StackId::Torchtitan,
+    name: "torchtitan (FSDP2, compiled)",
+    source: "torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B",
+    norm_passes: crate::calibration::FUSED_NORM_PASSES,
+    rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
+    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
+    host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
+    flash_attention: true,
+    sequence_parallel: true,
+    interleaving: true,
+    fsdp_sync: FsdpSync::OncePerStep,
+    reduce_bytes: 4.0,
+    dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
+    placement: Placement::PipelineOutermost,
+};
+
+impl Stack {
+    /// The profile of `id`.
+    #[must_use]
+    pub const fn of(id: StackId) -> Self {
+        match id {
+            StackId::Paper => PAPER,
+            StackId::Megatron => MEGATRON,
+            StackId::Megatron2021 => MEGATRON_2021,
+            StackId::LlmFoundry => LLM_FOUNDRY,
+            StackId::Torchtitan => TORCHTITAN,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_and_match_serde() {
+        for id in STACKS {
+            assert_eq!(StackId::parse(id.key()), Some(id));
+            assert_eq!(Stack::of(id).id, id);
+            let json = serde_json::to_string(&id).unwrap();
+            assert_eq!(json, alloc::format!("\"{}\"", id.key()));
+        }
+        assert_eq!(StackId::parse("LLM-Foundry"), Some(StackId::LlmFoundry));
+        assert_eq!(StackId::parse("deepspeed"), None);
+    }
+
+    #[test]
+    fn only_the_compiled_stack_dispatches_cheaply() {
+        for id in STACKS {
+            let s = Stack::of(id);
+            assert_eq!(s.host_dispatch_us < 5.0, id == StackId::Torchtitan, "{id:?}");
+        }
+    }
+}
