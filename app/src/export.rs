@@ -419,6 +419,7 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     c.micro_batch = s.micro_batch;
     c.recompute = s.recompute;
     c.precision = s.precision;
+    c.stack = s.stack;
     // A batch that splits evenly over the GPUs reads as weak scaling (so
     // the sweep keeps sequences per GPU); any other as strong scaling.
     let gpus = u64::from(c.nodes) * u64::from(c.gpus_per_node());

@@ -5,6 +5,7 @@
 use crate::state::Scaling;
 use scalescope_core::model::Mlp;
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
+use scalescope_core::stack::StackId;
 
 /// A choice with a fixed set of string keys.
 pub trait Key: Sized + Copy + 'static {
@@ -51,6 +52,13 @@ keys!(Recompute {
     Recompute::Selective => "selective",
     Recompute::Full => "full",
 });
+keys!(StackId {
+    StackId::Paper => "paper",
+    StackId::Megatron => "megatron",
+    StackId::Megatron2021 => "megatron-2021",
+    StackId::LlmFoundry => "llm-foundry",
+    StackId::Torchtitan => "torchtitan",
+});
 keys!(Precision {
     Precision::Bf16 => "bf16",
     Precision::Fp16 => "fp16",
@@ -83,6 +91,10 @@ mod tests {
         round_trips::<Schedule>();
         round_trips::<Recompute>();
         round_trips::<Precision>();
+        round_trips::<StackId>();
+        for (id, key) in StackId::ALL {
+            assert_eq!(id.key(), *key, "the core's spelling");
+        }
         round_trips::<Scaling>();
         round_trips::<Mlp>();
     }

@@ -12,6 +12,7 @@ use scalescope_core::scenario::{
     Scenario, Schedule,
 };
 use scalescope_core::search::{for_each_layout, search, Objective, SearchSpace};
+use scalescope_core::stack::{Stack, StackId};
 use scalescope_core::units::Bytes;
 
 /// Largest node count the slider reaches (2048 GPUs); more can be typed.
@@ -125,6 +126,8 @@ pub struct Controls {
     pub recompute: Recompute,
     /// Matmul precision.
     pub precision: Precision,
+    /// The software stack that runs the step.
+    pub stack: StackId,
     /// Use the best layout at every point instead of the chosen one.
     pub best: bool,
     /// Hardware what-ifs.
@@ -161,6 +164,7 @@ impl Default for Controls {
             micro_batch: 2,
             recompute: Recompute::None,
             precision: Precision::Bf16,
+            stack: StackId::Paper,
             best: false,
             overrides: Overrides::default(),
         }
@@ -245,7 +249,7 @@ impl Controls {
                 tp: self.tp,
                 pp: self.pp,
                 cp: self.cp,
-                sp: self.sp && self.tp > 1,
+                sp: self.sequence_parallel(),
                 schedule: self.schedule,
                 virtual_stages: if self.schedule == Schedule::Interleaved {
                     2
@@ -259,7 +263,16 @@ impl Controls {
             } else {
                 self.precision
             },
+            stack: self.stack,
         }
+    }
+
+    /// Whether sequence parallelism runs: the switch is on, TP splits the
+    /// layer, and the stack has it (the paper's does not, so the switch
+    /// waits until a stack that has it is chosen).
+    #[must_use]
+    pub fn sequence_parallel(&self) -> bool {
+        self.sp && self.tp > 1 && Stack::of(self.stack).sequence_parallel
     }
 
     /// The search space of the best-layout switch.

@@ -12,6 +12,7 @@ use crate::state::{
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::{find_preset, Mlp};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
+use scalescope_core::stack::StackId;
 
 /// Encodes the controls as a query string (without the leading `?`).
 #[must_use]
@@ -74,6 +75,7 @@ pub fn to_query(c: &Controls) -> String {
         c.precision.key().into(),
         d.precision.key().into(),
     );
+    put("stack", c.stack.key().into(), d.stack.key().into());
     put("best", bool_key(c.best).into(), bool_key(d.best).into());
     let o = c.overrides;
     for (k, v) in [
@@ -212,6 +214,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             "precision" => Precision::from_key(&value)
                 .map(|v| c.precision = v)
                 .is_some(),
+            "stack" => StackId::parse(&value).map(|v| c.stack = v).is_some(),
             "sp" | "best" => match value.as_str() {
                 "1" | "true" | "on" => Some(true),
                 "0" | "false" | "off" => Some(false),

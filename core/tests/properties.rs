@@ -2,7 +2,8 @@
 //! monotonic in bandwidth and FLOPS; exposed communication bounded by total
 //! communication; contention bounded by overlapped communication and the
 //! step equal to the sum of its parts; degrees multiply to the GPU count;
-//! memory never grows with the FSDP group.
+//! memory never grows with the FSDP group; MFU and HFU never above one;
+//! every layer count runs on every pipeline degree up to it.
 
 use proptest::prelude::*;
 use scalescope_core::evaluate::evaluate;
@@ -11,6 +12,7 @@ use scalescope_core::model::PRESETS;
 use scalescope_core::scenario::{
     Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule,
 };
+use scalescope_core::stack::{Stack, STACKS};
 use scalescope_core::units::{Bandwidth, FlopRate};
 
 const DP: [DataParallel; 5] = [
@@ -42,6 +44,7 @@ prop_compose! {
         sched in 0..3usize,
         prec in 0..3usize,
         sp in any::<bool>(),
+        stack in 0..STACKS.len(),
     ) -> Config {
         let mut cluster = Cluster::new(GPUS[gpu], nodes);
         cluster.gpus_per_node = gpn;
@@ -64,6 +67,7 @@ prop_compose! {
                 recompute: RECOMPUTE[rc],
             },
             precision: PRECISION[prec],
+            stack: Stack::of(STACKS[stack]),
         }
     }
 }
@@ -90,6 +94,8 @@ fn all_finite(r: &scalescope_core::evaluate::Report) -> bool {
         b.bubble.0,
         b.optimizer.0,
         b.contention.0,
+        b.host.0,
+        r.exposed_comm_trace_fraction,
     ]
     .iter()
     .all(|x| x.is_finite() && *x >= 0.0)
@@ -122,7 +128,7 @@ proptest! {
             let b = &r.breakdown;
             let overlapped = b.comm_total().0 - b.comm_exposed().0;
             prop_assert!(b.contention.0 <= overlapped + 1e-12, "{b:?}");
-            let parts = b.compute().0 + b.contention.0 + b.bubble.0 + b.comm_exposed().0;
+            let parts = b.compute().0 + b.contention.0 + b.host.0 + b.bubble.0 + b.comm_exposed().0;
             prop_assert!((r.step_time_s - parts).abs() <= 1e-9 * parts.max(1.0), "{r:?}");
         }
     }
@@ -144,7 +150,7 @@ proptest! {
                 0 => { g.peak_bf16 = FlopRate(g.peak_bf16.0 * f); g.peak_fp8 = FlopRate(g.peak_fp8.0 * f); }
                 1 => g.hbm_bandwidth = Bandwidth(g.hbm_bandwidth.0 * f),
                 2 => g.nvlink = Bandwidth(g.nvlink.0 * f),
-                3 => fast.cluster.dp_overlap_bandwidth = Bandwidth(fast.cluster.dp_overlap_bandwidth.0 * f),
+                3 => fast.cluster.dp_overlap_bandwidth = Some(Bandwidth(cfg.dp_overlap_bandwidth().0 * f)),
                 _ => fast.cluster.network_per_gpu = Bandwidth(fast.cluster.network_per_gpu.0 * f),
             }
             let q = evaluate(&fast).expect("same layout stays valid");
@@ -166,11 +172,52 @@ proptest! {
                     recompute: Recompute::None,
                 },
                 precision: Precision::Bf16,
+                stack: Stack::of(STACKS[0]),
             };
             evaluate(&cfg).expect("valid").memory_gib_per_gpu
         };
         let small = base(1 << pow);
         let large = base(2 << pow);
         prop_assert!(large <= small + 1e-9, "{large} > {small}");
+    }
+
+    #[test]
+    fn mfu_and_hfu_never_exceed_one(cfg in any_config(), long in 0u32..8) {
+        // Long contexts too (up to 2M tokens), where attention dominates.
+        let mut cfg = cfg;
+        if long > 4 {
+            cfg.seq_len = 1 << (16 + long);
+        }
+        if let Ok(r) = evaluate(&cfg) {
+            prop_assert!(r.mfu <= 1.0 && r.hfu <= 1.0, "MFU {} HFU {} for {cfg:?}", r.mfu, r.hfu);
+            prop_assert!(r.mfu <= r.hfu + 1e-12, "MFU {} above HFU {}", r.mfu, r.hfu);
+        }
+    }
+
+    #[test]
+    fn every_layer_count_runs_on_every_pipeline_degree_up_to_it(layers in 1u32..200, pp in 1u32..64, model in 0..PRESETS.len()) {
+        let pp = pp.min(layers);
+        let mut m = PRESETS[model].model;
+        m.layers = layers;
+        let cfg = Config {
+            cluster: Cluster::new(GPUS[3], pp),
+            model: m,
+            seq_len: 4096,
+            global_batch: 8 * pp,
+            layout: Layout {
+                parallel: Parallel { dp: DataParallel::Zero1, tp: 8, pp, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1 },
+                micro_batch: 1,
+                recompute: Recompute::Full,
+            },
+            precision: Precision::Bf16,
+            stack: Stack::of(STACKS[0]),
+        };
+        let r = evaluate(&cfg);
+        prop_assert!(r.is_ok(), "{layers} layers on {pp} stages: {r:?}");
+        let (most, last) = cfg.pipeline_split();
+        if pp > 1 {
+            prop_assert_eq!(most * (pp - 1) >= layers - last, true);
+            prop_assert!(last >= 1 && most >= 1 && last <= most + 1);
+        }
     }
 }

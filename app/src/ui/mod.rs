@@ -22,6 +22,7 @@ use plotters::prelude::IntoDrawingArea;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
+use scalescope_core::stack::{Stack, StackId, STACKS};
 
 /// Height of every chart canvas, CSS pixels. Embedded charts share their
 /// frame's height instead, as the stylesheet lays them out.
@@ -54,6 +55,17 @@ const MICRO_BATCH_VALUES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
 fn index_of(values: &[u32], v: u32) -> usize {
     values.iter().rposition(|&x| x <= v).unwrap_or(0)
+}
+
+/// A stack as the select lists it.
+fn stack_label(id: StackId) -> &'static str {
+    match id {
+        StackId::Paper => "The paper's (eager PyTorch, FSDPv2)",
+        StackId::Megatron => "Megatron-LM (fused, SP, interleaving)",
+        StackId::Megatron2021 => "Megatron-LM 2021 (no FlashAttention)",
+        StackId::LlmFoundry => "MosaicML llm-foundry (FSDP)",
+        StackId::Torchtitan => "torchtitan (FSDP2, compiled)",
+    }
 }
 
 fn report_of(o: &Outcome) -> Option<scalescope_core::evaluate::Report> {
@@ -528,6 +540,10 @@ pub fn App() -> impl IntoView {
         .map(|p| (p.id, String::from(p.name)))
         .collect();
     model_options.push(("custom", String::from("Custom model…")));
+    let stack_options: Vec<(&'static str, String)> = STACKS
+        .iter()
+        .map(|&id| (id.key(), String::from(stack_label(id))))
+        .collect();
     let dp_options = vec![
         (
             "fsdp",
@@ -1076,6 +1092,10 @@ pub fn App() -> impl IntoView {
                             " Best layout at every point (searches TP, PP, CP, micro-batch and recomputation)"
                         </label>
                     </div>
+                    {select_view("Software stack", "stack", stack_options, |c| c.stack.key(), |c, v| {
+                        if let Some(x) = StackId::parse(v) { c.stack = x; }
+                    })}
+                    <p class="hint" data-testid="stack-note">{move || Stack::of(controls.get().stack).name}</p>
                     {select_view("Data parallelism", "dp", dp_options, |c| c.dp.key(), |c, v| {
                         if let Some(x) = DataParallel::from_key(v) { c.dp = x; }
                     })}
@@ -1090,6 +1110,7 @@ pub fn App() -> impl IntoView {
                                     type="checkbox"
                                     data-testid="sp-switch"
                                     aria-label="Sequence parallelism"
+                                    prop:disabled=move || !Stack::of(controls.get().stack).sequence_parallel
                                     prop:checked=move || controls.get().sp
                                     on:change=move |ev| {
                                         mark_input(&ev);
@@ -1127,7 +1148,7 @@ pub fn App() -> impl IntoView {
                             // The default the core derives from the other what-ifs.
                             let mut s = c.scenario_at(1, c.gpu);
                             s.hardware.dp_overlap_gb_per_s = None;
-                            s.resolve().map_or_else(|_| String::new(), |cfg| format::sig3(cfg.cluster.dp_overlap_bandwidth.as_gb_s()))
+                            s.resolve().map_or_else(|_| String::new(), |cfg| format::sig3(cfg.dp_overlap_bandwidth().as_gb_s()))
                         },
                         |c| c.overrides.dp_overlap_gb_per_s, |c, v| c.overrides.dp_overlap_gb_per_s = v)}
                     {override_view("InfiniBand per GPU", "network", "Gb/s",

@@ -16,6 +16,8 @@ const USAGE: &str = "usage:
   scalescope sweep FILE --nodes 1,2,4  CSV, one row per node count
         [--scaling weak|strong] [--best]
   scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
+  eval, sweep and search take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan
+        to run the file's setting under another software stack
   scalescope findings                  the paper's findings F1-F14, paper vs model
   scalescope validate                  published training runs, measured vs model
   scalescope calibration               every calibrated constant and its source
@@ -39,7 +41,27 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .map(String::as_str)
 }
 
-fn load(path: Option<&String>) -> Result<Config, String> {
+/// The scenario of `args` (its file, with `--stack` applied), checked.
+fn load_with_stack(args: &[String]) -> Result<Config, String> {
+    let mut scenario = read_scenario(args.get(1))?;
+    if let Some(key) = flag(args, "--stack") {
+        scenario.stack = scalescope_core::stack::StackId::parse(key).ok_or_else(|| {
+            format!("--stack {}: use paper, megatron, megatron-2021, llm-foundry or torchtitan", clip(key))
+        })?;
+    }
+    scenario.to_config().map_err(|e| e.to_string())
+}
+
+/// At most 60 characters of what the user typed, for an error message.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+fn read_scenario(path: Option<&String>) -> Result<Scenario, String> {
     let path = path.ok_or_else(|| USAGE.to_string())?;
     let text = if path == "-" {
         let mut s = String::new();
@@ -50,8 +72,7 @@ fn load(path: Option<&String>) -> Result<Config, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?
     };
-    let scenario: Scenario = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
-    scenario.to_config().map_err(|e| format!("{path}: {e}"))
+    serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Published runs per stack and source: each run, the errors, the fitted
@@ -126,7 +147,7 @@ fn validate() {
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("eval") => {
-            let cfg = load(args.get(1))?;
+            let cfg = load_with_stack(args)?;
             let report = evaluate(&cfg).map_err(|e| e.to_string())?;
             println!(
                 "{}",
@@ -135,7 +156,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("sweep") => {
-            let cfg = load(args.get(1))?;
+            let cfg = load_with_stack(args)?;
             let nodes: Vec<u32> = flag(args, "--nodes")
                 .ok_or("sweep needs --nodes 1,2,4,...")?
                 .split(',')
@@ -190,7 +211,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("search") => {
-            let cfg = load(args.get(1))?;
+            let cfg = load_with_stack(args)?;
             let objective = match flag(args, "--objective").unwrap_or("throughput") {
                 "throughput" => Objective::Throughput,
                 "energy" => Objective::Energy,
