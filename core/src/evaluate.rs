@@ -5,8 +5,8 @@ use crate::calibration as cal;
 use crate::collective::{self, Collective, Group, Links};
 use crate::error::Error;
 use crate::memory::{self, Memory};
-use crate::power;
 use crate::model::Mlp;
+use crate::power;
 use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
 use crate::stack::{FsdpSync, Placement, Stack};
 use crate::units::{Bytes, Seconds};
@@ -278,12 +278,14 @@ pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
     // In range by the clamp; a float-to-int cast saturates.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let guess = guess as u32;
-    let mut best = guess;
-    for n in [guess.saturating_sub(1).max(1), (guess + 1).min(most_last)] {
-        if cost(n) < cost(best) {
-            best = n;
-        }
-    }
+    // The cost falls then rises in n; the floor of the balance point or
+    // the next count is the least.
+    let next = (guess + 1).min(most_last);
+    let best = if cost(next) < cost(guess) {
+        next
+    } else {
+        guess
+    };
     ((layers - best).div_ceil(others), best)
 }
 
@@ -297,10 +299,21 @@ struct StageCost {
 /// never returns a non-finite number for such a configuration.
 #[must_use]
 pub fn evaluate_checked(cfg: &Config) -> Report {
+    let split = cfg.pipeline_split();
+    evaluate_with_memory(cfg, memory::per_gpu_split(cfg, split), split)
+}
+
+/// [`evaluate_checked`] with the pipeline's split of layers
+/// ([`Config::pipeline_split`]) and the memory of `cfg` already computed
+/// (a layout search computes them first, to skip what does not fit).
+#[must_use]
+pub fn evaluate_with_memory(cfg: &Config, memory: Memory, split: (u32, u32)) -> Report {
     let step = Step::new(cfg);
-    let (first_layers, last_layers) = cfg.pipeline_split();
+    let (first_layers, last_layers) = split;
     let last = step.stage(last_layers, true);
-    let stage = if first_layers > 0 {
+    // An earlier stage can only be the slower one when it holds more
+    // layers than the last (which also runs the head).
+    let stage = if first_layers > last_layers {
         let first = step.stage(first_layers, false);
         if first.breakdown.step().0 > last.breakdown.step().0 {
             first
@@ -310,7 +323,7 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
     } else {
         last
     };
-    step.report(&stage)
+    step.report(&stage, memory)
 }
 
 /// The per-layer costs of one configuration, shared by its stages.
@@ -689,8 +702,7 @@ impl<'a> Step<'a> {
             DataParallel::Hsdp => f64::from(self.dp_per_node),
             _ => f64::from(self.dp_ranks.max(1)),
         };
-        let optimizer =
-            Bytes(stage_params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / self.hbm;
+        let optimizer = Bytes(stage_params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / self.hbm;
 
         let layer = &self.layer;
         let recompute = cfg.layout.recompute;
@@ -720,7 +732,7 @@ impl<'a> Step<'a> {
     }
 
     /// The report of the step whose slowest stage is `stage`.
-    fn report(&self, stage: &StageCost) -> Report {
+    fn report(&self, stage: &StageCost, memory: Memory) -> Report {
         let cfg = self.cfg;
         let gpu = &cfg.cluster.gpu;
         let model = &cfg.model;
@@ -730,14 +742,14 @@ impl<'a> Step<'a> {
         let tokens_step = f64::from(cfg.global_batch) * f64::from(cfg.seq_len);
         let tokens_per_s = tokens_step / step.0;
         let model_flops = tokens_step * model.flops_per_token(cfg.seq_len);
-        let executed = tokens_step * model.executed_flops_per_token(cfg.seq_len, cfg.layout.recompute);
+        let executed =
+            tokens_step * model.executed_flops_per_token(cfg.seq_len, cfg.layout.recompute);
         let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
         let peak_tflops = self.peak_mm / 1e12;
         let hfu = executed / step.0 / gpus_f / 1e12 / peak_tflops;
         let compute_fraction =
             ((breakdown.compute() + breakdown.contention).0 / step.0).clamp(0.0, 1.0);
         let power_w = power::per_gpu(gpu, compute_fraction).0;
-        let memory = memory::per_gpu(cfg);
         let memory_total = memory.total();
         Report {
             step_time_s: step.0,
@@ -785,12 +797,34 @@ mod tests {
     }
 
     #[test]
-    fn paper_fsdp_gathers_and_scatters_once_per_step() {
+    fn the_paper_stack_gathers_and_scatters_every_micro_batch() {
         // Four sequences per replica: one micro-batch of 4, or two of 2.
+        // The paper's FSDP (ZeRO-2 semantics) reshards after backward and
+        // syncs gradients every backward.
         let (ag1, rs1, m1) = gathers(DataParallel::Fsdp, 4);
         let (ag2, rs2, m2) = gathers(DataParallel::Fsdp, 2);
         assert_eq!((m1, m2), (1, 2));
-        assert!((ag2.0 - ag1.0).abs() < 1e-12 && (rs2.0 - rs1.0).abs() < 1e-12);
+        assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_stack_that_syncs_once_gathers_once_and_holds_unsharded_gradients() {
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.stack = crate::stack::TORCHTITAN;
+        cfg.layout.parallel.sp = false;
+        let run = |cfg: &Config| {
+            let r = evaluate(cfg).unwrap();
+            (
+                r.breakdown.dp_allgather.total,
+                memory::per_gpu(cfg).gradients,
+            )
+        };
+        cfg.layout.micro_batch = 4;
+        let (ag1, grads1) = run(&cfg);
+        cfg.layout.micro_batch = 2;
+        let (ag2, grads2) = run(&cfg);
+        assert!((ag2.0 - ag1.0).abs() < 1e-12);
+        assert!(grads2.0 > grads1.0 * 10.0, "{} vs {}", grads2.0, grads1.0);
     }
 
     #[test]
@@ -801,12 +835,59 @@ mod tests {
     }
 
     #[test]
-    fn paper_fsdp_holds_unsharded_gradients_across_micro_batches() {
+    fn the_pipeline_split_is_the_least_slowest_stage() {
+        for layers in 1..=160_u32 {
+            for pp in 2..=layers.min(40) {
+                for head in [0.0, 0.3, 0.7, 1.5, 4.0] {
+                    let (most, last) = split_layers(layers, pp, head);
+                    let cost =
+                        |n: u32| f64::from((layers - n).div_ceil(pp - 1)).max(f64::from(n) + head);
+                    let best = (1..=layers - (pp - 1)).map(cost).fold(f64::MAX, f64::min);
+                    assert!(
+                        (f64::from(most).max(f64::from(last) + head) - best).abs() < 1e-9,
+                        "{layers} layers, {pp} stages, head {head}: ({most}, {last})"
+                    );
+                    assert!(most * (pp - 1) >= layers - last && last >= 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn llama3_405b_runs_its_126_layers_on_16_stages_with_a_lighter_last() {
         let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.layout.micro_batch = 4;
-        let one = memory::per_gpu(&cfg).gradients;
-        cfg.layout.micro_batch = 2;
-        let two = memory::per_gpu(&cfg).gradients;
-        assert!(two.0 > one.0 * 10.0, "{} vs {}", two.0, one.0);
+        cfg.model = crate::model::preset("llama3-405b").unwrap();
+        cfg.layout.parallel.pp = 16;
+        assert_eq!(cfg.pipeline_split(), (8, 7));
+    }
+
+    #[test]
+    fn an_eager_stack_waits_on_the_host_when_kernels_are_tiny() {
+        // Llama-2 1B, one 128-token sequence per GPU: kernels shorter than
+        // their dispatch.
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.model = crate::model::preset("llama2-1b").unwrap();
+        cfg.seq_len = 128;
+        cfg.layout.parallel.tp = 1;
+        cfg.layout.micro_batch = 1;
+        cfg.global_batch = 256;
+        let eager = evaluate(&cfg).unwrap();
+        cfg.stack = crate::stack::TORCHTITAN;
+        let compiled = evaluate(&cfg).unwrap();
+        assert!(eager.breakdown.host.0 > 0.0);
+        assert!(compiled.breakdown.host.0 < eager.breakdown.host.0);
+    }
+
+    #[test]
+    fn the_trace_counts_the_bubble_as_exposed_communication() {
+        let mut cfg = Scenario::example().to_config().unwrap();
+        cfg.layout.parallel.tp = 1;
+        cfg.layout.parallel.pp = 4;
+        cfg.layout.micro_batch = 1;
+        let r = evaluate(&cfg).unwrap();
+        let b = r.breakdown;
+        assert!(b.bubble.0 > 0.0);
+        assert!((b.comm_exposed_trace().0 - b.comm_exposed().0 - b.bubble.0).abs() < 1e-12);
+        assert!(r.exposed_comm_trace_fraction > r.exposed_comm_fraction);
     }
 }

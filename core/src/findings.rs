@@ -563,9 +563,9 @@ fn f8() -> Finding {
         };
         let (baseline, grid) = mp_grid(H100, 32, id, 2);
         let mp_reduces = match baseline {
-            Some(b) => grid.iter().any(|g| {
-                g.2.breakdown.comm_exposed_trace().0 < b.breakdown.comm_exposed_trace().0
-            }),
+            Some(b) => grid
+                .iter()
+                .any(|g| g.2.breakdown.comm_exposed_trace().0 < b.breakdown.comm_exposed_trace().0),
             None => true,
         };
         if let Some(p) = prev {
@@ -671,10 +671,19 @@ fn f10() -> Finding {
             let gain = r.tokens_per_s / b.tokens_per_s - 1.0;
             let dw = r.power_w_per_gpu - b.power_w_per_gpu;
             (
-                format!("TP{t} at 2048 GPUs: WPS +{}, power +{dw:.1} W per GPU; {trend}", pct(gain)),
+                format!(
+                    "TP{t} at 2048 GPUs: WPS +{}, power +{dw:.1} W per GPU; {trend}",
+                    pct(gain)
+                ),
                 within(gain, 0.526) && within(dw, 30.0) && bound,
                 alloc::vec![
-                    num("throughput gain of TP at 2048 GPUs", Bound::About, 52.6, gain * 100.0, "%"),
+                    num(
+                        "throughput gain of TP at 2048 GPUs",
+                        Bound::About,
+                        52.6,
+                        gain * 100.0,
+                        "%"
+                    ),
                     num("power rise of TP at 2048 GPUs", Bound::About, 30.0, dw, "W"),
                 ],
             )

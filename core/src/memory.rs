@@ -51,12 +51,18 @@ impl Memory {
 /// ```
 #[must_use]
 pub fn per_gpu(cfg: &Config) -> Memory {
+    per_gpu_split(cfg, cfg.pipeline_split())
+}
+
+/// [`per_gpu`] with the pipeline's split of layers
+/// ([`Config::pipeline_split`]) already computed.
+#[must_use]
+pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
     let model = &cfg.model;
     let p = cfg.layout.parallel;
     let (tp, pp, cp) = (f64::from(p.tp), f64::from(p.pp), f64::from(p.cp));
     let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
     let gpn = cfg.cluster.gpus_per_node;
-    let (most, last) = cfg.pipeline_split();
     let layers_stage = f64::from(most.max(last));
     let layers_last = f64::from(last);
     let layer_params = model.layer_params() / tp;

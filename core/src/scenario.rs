@@ -572,9 +572,12 @@ mod tests {
     #[test]
     fn overlap_rate_defaults_to_the_paper_calibration_and_can_be_overridden() {
         let paper = with_overlap(None).unwrap();
-        let default = paper.cluster.dp_overlap_bandwidth.as_gb_s();
+        let default = paper.dp_overlap_bandwidth().as_gb_s();
         // 13% of H100's NVLink bus rate (450 GB/s one way at 80%).
-        assert!((default - 0.13 * 450.0 * 0.8).abs() < 1e-9, "{default}");
+        assert!(
+            (default - crate::calibration::OVERLAP_BANDWIDTH_SHARE * 450.0 * 0.8).abs() < 1e-9,
+            "{default}"
+        );
         let fast = with_overlap(Some(150.0)).unwrap();
         let (a, b) = (evaluate(&paper).unwrap(), evaluate(&fast).unwrap());
         assert!(b.step_time_s < a.step_time_s);

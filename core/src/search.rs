@@ -1,7 +1,7 @@
 //! Search: the best layout for a model, cluster and batch; and sweeps of a
 //! layout rule across node counts (what the charts draw).
 
-use crate::evaluate::{evaluate_checked, Report};
+use crate::evaluate::{evaluate_with_memory, Report};
 use crate::memory;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
 use alloc::vec::Vec;
@@ -193,6 +193,11 @@ pub fn for_each_layout(
             if gpus % (tp * pp) != 0 || tp * pp > in_node {
                 continue;
             }
+            let split = {
+                let mut c = *base;
+                c.layout.parallel.pp = pp;
+                c.pipeline_split()
+            };
             for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {
                 if gpus % (tp * pp * cp) != 0
                     || (cp > 1 && base.seq_len % (2 * cp) != 0)
@@ -261,19 +266,20 @@ pub fn for_each_layout(
                                 micro_batch: mb,
                                 recompute: Recompute::None,
                             };
-                            let fitting = recomputes.iter().find(|&&r| {
+                            let fitting = recomputes.iter().find_map(|&r| {
                                 cfg.layout.recompute = r;
-                                memory::per_gpu(&cfg).total().0 <= cfg.cluster.gpu.hbm.0
+                                let m = memory::per_gpu_split(&cfg, split);
+                                (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
                             });
-                            if fitting.is_none() {
+                            let Some(memory) = fitting else {
                                 oom += 1;
                                 continue;
-                            }
+                            };
                             if cfg.check_layout().is_err() {
                                 continue;
                             }
                             evaluated += 1;
-                            let report = evaluate_checked(&cfg);
+                            let report = evaluate_with_memory(&cfg, memory, split);
                             visit(&cfg, report);
                         }
                     }

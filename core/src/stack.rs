@@ -64,7 +64,9 @@ impl StackId {
     /// Looks a stack up by its key, case-insensitively.
     #[must_use]
     pub fn parse(key: &str) -> Option<Self> {
-        STACKS.into_iter().find(|s| s.key().eq_ignore_ascii_case(key))
+        STACKS
+            .into_iter()
+            .find(|s| s.key().eq_ignore_ascii_case(key))
     }
 }
 
@@ -274,7 +276,11 @@ mod tests {
     fn only_the_compiled_stack_dispatches_cheaply() {
         for id in STACKS {
             let s = Stack::of(id);
-            assert_eq!(s.host_dispatch_us < 5.0, id == StackId::Torchtitan, "{id:?}");
+            assert_eq!(
+                s.host_dispatch_us < 5.0,
+                id == StackId::Torchtitan,
+                "{id:?}"
+            );
         }
     }
 }

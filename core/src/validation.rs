@@ -57,11 +57,7 @@ impl Metric {
         let seq = cfg.seq_len;
         match self {
             Metric::MegatronTflops => {
-                let (l, h, s) = (
-                    f64::from(m.layers),
-                    f64::from(m.hidden),
-                    f64::from(seq),
-                );
+                let (l, h, s) = (f64::from(m.layers), f64::from(m.hidden), f64::from(seq));
                 let layers = l * (m.attention_params() + m.mlp_params());
                 let per_token = 8.0 * layers + 16.0 * l * h * s + 6.0 * m.embedding_params();
                 r.tokens_per_s_per_gpu * per_token / 1e12

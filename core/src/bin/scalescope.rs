@@ -46,7 +46,10 @@ fn load_with_stack(args: &[String]) -> Result<Config, String> {
     let mut scenario = read_scenario(args.get(1))?;
     if let Some(key) = flag(args, "--stack") {
         scenario.stack = scalescope_core::stack::StackId::parse(key).ok_or_else(|| {
-            format!("--stack {}: use paper, megatron, megatron-2021, llm-foundry or torchtitan", clip(key))
+            format!(
+                "--stack {}: use paper, megatron, megatron-2021, llm-foundry or torchtitan",
+                clip(key)
+            )
         })?;
     }
     scenario.to_config().map_err(|e| e.to_string())
