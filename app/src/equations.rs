@@ -33,34 +33,88 @@ pub const SECTIONS: &[Section] = &[
         id: "units",
         title: "Conventions: parameters, FLOPs, MFU and HFU",
         paragraphs: &[
-            "Every time is for one GPU of the last pipeline stage (the one that also runs the \
-             output head): one layer and one micro-batch at a time, multiplied by the L_s = L ÷ \
-             pp layers of the stage and the m micro-batches of the step. Notation: L layers, h \
-             hidden width, f MLP width, V vocabulary, s sequence length, b micro-batch in \
-             sequences, tp, pp, cp and dp the parallel degrees, and T = b × s ÷ cp the tokens one \
-             GPU holds per micro-batch.",
-            "Model FLOPs follow the PaLM convention (Chowdhery et al. 2023, appendix B), which \
-             the paper cites for MFU: 6 FLOPs per matmul parameter per token, counting every \
-             layer's matmuls and the output head but not the input embedding table, plus an \
-             attention term of 12 × L × h × s that is not halved for the causal mask.",
-            "MFU divides these model FLOPs by the step time, the GPU count and the dense peak of \
-             the matmul precision (the fp8 peak when fp8 is chosen, else bf16, or fp16 on V100). \
-             HFU also counts the forward pass that full recomputation runs again (a third of the \
-             model FLOPs); selective recomputation redoes only element-wise work, which adds no \
-             FLOPs.",
+            "Every time is for one GPU of the pipeline stage that sets the step: one layer and one \
+             micro-batch at a time, multiplied by the L_s layers of that stage and the m \
+             micro-batches of the step. Notation: L layers, h hidden width, f MLP width, V \
+             vocabulary, s sequence length, b micro-batch in sequences, tp, pp, cp and dp the \
+             parallel degrees, and T = b × s ÷ cp the tokens one GPU holds per micro-batch.",
+            "Model FLOPs count 6 per matmul parameter per token (every layer's matmuls and the \
+             output head) plus causal attention, 6 × L × h × s: the half of the score matrix a \
+             causal mask leaves to compute. MFU divides them by the step time, the GPU count and \
+             the dense peak of the matmul precision, so it can never exceed one. The paper and \
+             most published runs quote MFU in the PaLM convention, whose attention term 12 × L × \
+             h × s ignores the mask; the model reports that one too (MFU as the paper counts it) \
+             and compares the paper's numbers with it.",
+            "HFU counts every FLOP the kernels execute: FlashAttention's backward recomputes the \
+             scores (7 × L × h × s for attention in all), and full recomputation runs each \
+             layer's forward again. Selective recomputation reruns element-wise work (or, \
+             without FlashAttention, the core attention).",
         ],
         equations: &[
             "kv = kv_heads × h ÷ heads;  k = 3 (SwiGLU) or 2 (GeLU)",
             "N_layer = 2h² + 2h × kv + k × h × f + 2h   (attention, MLP, two norms)",
             "N = L × N_layer + 2 × V × h + h   (layers, input embedding, output head, final norm)",
-            "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 12 × L × h × s   (training FLOPs \
-             per token)",
+            "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 6 × L × h × s   (training FLOPs \
+             per token, causal attention)",
+            "F_PaLM = F + 6 × L × h × s   (attention without the mask, as the paper counts)",
             "tokens per step = global_batch × s;  tokens/s = tokens per step ÷ t_step",
-            "MFU = tokens per step × F ÷ (t_step × GPUs × peak)",
-            "HFU = tokens per step × (F + F_re) ÷ (t_step × GPUs × peak);  F_re = F ÷ 3 with full \
-             recomputation, else 0",
+            "MFU = tokens per step × F ÷ (t_step × GPUs × peak) ≤ HFU ≤ 1",
+            "HFU = tokens per step × (F + L × h × s + F_re) ÷ (t_step × GPUs × peak);  F_re = 2 \
+             × L × (2h² + 2h × kv + k × h × f) + 2 × L × h × s with full recomputation",
         ],
         constants: &[],
+    },
+    Section {
+        id: "stacks",
+        title: "Software stacks: the same layout, different frameworks",
+        paragraphs: &[
+            "The software that runs the step is an input (the Software stack control, the \
+             `stack` link key and scenario field). paper is the paper's own: a Megatron-inspired \
+             framework with xFormers' fused kernels on eager PyTorch 2.3.1, FSDPv2 that keeps \
+             parameters through backward but gathers and reduce-scatters every micro-batch (ZeRO-2 \
+             semantics), tensor parallelism by blocking AllReduce with no sequence parallelism \
+             or interleaving, and model-parallel ranks placed inside a node first. megatron is \
+             Megatron-LM today (sequence parallelism, interleaving, distributed optimizer); \
+             megatron-2021 is the Megatron-LM of 2021 and 2022, before FlashAttention; \
+             llm-foundry is MosaicML's FSDP stack; torchtitan is FSDP2 with compiled blocks.",
+            "A stack sets the element-wise passes and kernels per layer, the host's cost to \
+             dispatch each kernel (10 µs from eager Python, 3 µs from a compiled graph's \
+             wrapper: when a GPU's kernels are shorter, it waits on the host), whether \
+             attention is one fused kernel, whether sequence parallelism and interleaving \
+             exist, whether FSDP syncs every micro-batch or once per step, the bytes of a \
+             gradient reduction, the share of NVLink its data-parallel traffic reaches under \
+             compute, and where the ranks sit. Asking a stack for what it lacks is refused \
+             with a message.",
+            "Without FlashAttention the score matrix of heads × s × s per sequence is computed \
+             in full by two GEMMs and passed over 6.5 times (write, softmax, dropout, read), \
+             kept for backward unless recomputed: that is what selective recomputation was \
+             invented to drop.",
+        ],
+        equations: &[
+            "element-wise elements = (2 × n_norm + 6) × T × h ÷ sp + n_rot × T × (h + kv) ÷ tp + \
+             n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp",
+            "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU); llm-foundry n_rot = 0 \
+             (ALiBi inside attention)",
+            "t_ew = 2 B × elements ÷ (HBM bandwidth × 0.8) + (kernels + 2 × (cp − 1)) × 2 µs;  \
+             kernels = 6 per layer forward",
+            "busy_fwd = max(GPU time, ops_fwd × t_dispatch);  ops_fwd = kernels + 4 + 1 + 2 (TP) \
+             + 5 × (cp − 1)",
+            "t_attn without FlashAttention = 2 × 2 × T × s × h ÷ tp ÷ (peak × η_gemm) + 6.5 × \
+             2 B × T × s × heads ÷ tp ÷ (HBM bandwidth × 0.8)",
+        ],
+        constants: &[
+            "EAGER_DISPATCH_US",
+            "COMPILED_DISPATCH_US",
+            "FUSED_NORM_PASSES",
+            "FUSED_ROTARY_PASSES",
+            "FUSED_ACTIVATION_PASSES",
+            "FUSED_ELEMENTWISE_KERNELS",
+            "RESIDUAL_PASSES",
+            "GELU_PASSES",
+            "ELEMENTWISE_KERNEL_US",
+            "CP_KERNELS_PER_STEP",
+            "SCORE_PASSES",
+        ],
     },
     Section {
         id: "compute",
@@ -68,39 +122,33 @@ pub const SECTIONS: &[Section] = &[
         paragraphs: &[
             "A layer's GEMM time is its matmul FLOPs over the derated peak plus four fixed kernel \
              overheads of 8 µs (launch, tail and wave quantisation), which is what makes the \
-             small GEMMs of high TP run far below peak. The efficiency is one constant per GPU: \
-             0.62 on H100 (also used for H200 and B200), 0.78 on A100 and 0.72 on V100.",
-            "FlashAttention runs at its own efficiency (0.35 on H100, 0.60 on A100, 0.40 for \
+             small GEMMs of high TP run far below peak. The efficiency is one constant per GPU, \
+             fitted on 41 published runs (not on the paper): 0.58 on H100 (also used for H200 and \
+             B200), 0.7 on A100, and 0.62 on V100 by A100's ratio to its microbenchmarks.",
+            "FlashAttention runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
              CUTLASS attention on V100), scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
              key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
-             GEMMs only. Element-wise work (48 unfused passes over hidden-sized tensors and 8 \
-             over MLP-sized ones, plus three passes per extra CP ring step to merge partial \
-             outputs) streams bf16 bytes at 80% of HBM bandwidth.",
+             GEMMs only. Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
-             the scores) and twice the element-wise work; selective recomputation runs the \
-             element-wise forward again, full recomputation the whole layer forward. The output \
-             head and loss run once per micro-batch, and the AdamW step streams 30 bytes per \
-             parameter of the GPU's optimizer shard through HBM.",
+             the scores) and twice the element-wise work. The output head and loss run once per \
+             micro-batch on the last stage, and the AdamW step streams 30 bytes per parameter \
+             of the GPU's optimizer shard through HBM.",
         ],
         equations: &[
             "T = b × s ÷ cp;  L_kv = s ÷ cp;  t_0 = 8 µs;  peak = dense peak of the matmul \
              precision",
             "t_gemm = 2 × T × (2h² + 2h × kv + k × h × f) ÷ tp ÷ (peak × η_gemm) + 4 × t_0",
-            "η_gemm = 0.62 (H100, H200, B200), 0.78 (A100), 0.72 (V100)",
+            "η_gemm = 0.58 (H100, H200, B200), 0.7 (A100), 0.62 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200), \
-             0.60 (A100), 0.40 (V100)",
-            "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0",
-            "bytes_ew = 2 × (48 × T × h ÷ sp + 3 × (cp − 1) × T × h ÷ tp + 8 × T × f ÷ tp);  sp = \
-             tp with sequence parallelism, else 1",
-            "t_ew = bytes_ew ÷ (HBM bandwidth × 0.80)",
-            "t_fwd = t_gemm + t_attn + t_ew",
-            "t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
+             0.6 (A100), 0.4 (V100)",
+            "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
+             scores)",
+            "t_fwd = t_gemm + t_attn + t_ew;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
             "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full)",
             "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
-             × 0.80) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
-            "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.80);  shard = 1 (DDP), r_dp \
+             × 0.8) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
+            "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.8);  shard = 1 (DDP), r_dp \
              (HSDP), dp × cp (ZeRO-1 and both FSDPs)",
-            "compute = m × (L_s × (t_fwd + t_bwd + t_re) + t_head,fwd + t_head,bwd) + t_opt",
         ],
         constants: &[
             "GEMM_EFFICIENCY_H100",
@@ -112,8 +160,7 @@ pub const SECTIONS: &[Section] = &[
             "ATTENTION_HALF_LENGTH",
             "KERNEL_OVERHEAD_US",
             "HBM_EFFICIENCY",
-            "HIDDEN_PASSES",
-            "FFN_PASSES",
+            "GEMMS_PER_LAYER",
             "BACKWARD_ELEMENTWISE_FACTOR",
             "ATTENTION_BACKWARD_FACTOR",
             "OPTIMIZER_BYTES_PER_PARAM",
@@ -133,7 +180,8 @@ pub const SECTIONS: &[Section] = &[
              (twice the steps) and NCCL's double binary tree, whose latency grows with log2 of \
              the node count instead of the rank count, and a point-to-point send pays one step. \
              In the step model every ring step and send is 1.6 times slower than NCCL's tuning \
-             model (stragglers and jitter at scale); tree hops are not scaled. The explorer's \
+             model (stragglers and jitter at scale) when the ring has more than two ranks; tree \
+             hops, point-to-point sends and two-rank groups are not scaled. The explorer's \
              bus-bandwidth chart draws the same scaled collectives the step model uses.",
             "A ring AllGather takes n − 1 steps of S ÷ n bytes each, so its latency grows with \
              the GPU count while its bytes term does not: on H100 nodes the latency alone is \
@@ -145,8 +193,8 @@ pub const SECTIONS: &[Section] = &[
             "B_nvl = quoted NVLink (both directions) × 0.5 × 0.8;  B_net = InfiniBand per node ÷ \
              GPUs per node × 0.9   (H100: 360 and 45 GB/s)",
             "M = ⌈n ÷ r⌉;  B_bus = B_nvl if M = 1, else min(B_nvl, r × B_net)",
-            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.6;  β_net = 14 µs × 1.6;  γ_nvl = 4 µs;  γ_net = 14 \
-             µs",
+            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.6;  β_net = 14 µs × 1.6 (rings of n > 2; sends and \
+             two-rank rings unscaled);  γ_nvl = 4 µs;  γ_net = 14 µs",
             "t_AG = t_RS = α + (n − M) × β_nvl + (M − 1) × β_net + S × (n − 1) ÷ n ÷ B_bus",
             "t_AR,ring = α + 2 × (n − M) × β_nvl + 2 × (M − 1) × β_net + 2 × S × (n − 1) ÷ n ÷ \
              B_bus",
@@ -173,19 +221,22 @@ pub const SECTIONS: &[Section] = &[
         id: "parallelism",
         title: "Parallelism: who talks to whom",
         paragraphs: &[
-            "dp = GPUs ÷ (tp × pp × cp) replicas each run m micro-batches per step, with ranks \
-             laid out TP innermost, then CP and DP, PP outermost. TP stays inside a node when tp \
-             fits in one; the data-parallel shard group spans dp × cp ranks (CP ranks hold the \
-             same parameters), GPUs per node ÷ tp of them on each node, so more TP shrinks both \
-             the ring and each GPU's shard.",
-            "DDP AllReduces fp32 gradients once per step, and ZeRO-1 ReduceScatters them and \
-             AllGathers the updated bf16 parameters once per step. FSDP as the paper ran it \
-             (llama-recipes, parameters kept after forward) gathers each layer's bf16 parameters \
-             in forward and ReduceScatters its gradients in bf16 in backward. Since it keeps \
-             them, several micro-batches (a pipeline, or accumulation) gather once, accumulate \
-             unsharded gradients and scatter once after the last backward, as PyTorch's \
-             pipeline stages drive FSDP. Full shard gathers each layer again in backward, every \
-             micro-batch, and HSDP full-shards inside a node and AllReduces bf16 gradient shards \
+            "dp = GPUs ÷ (tp × pp × cp) replicas each run m micro-batches per step. Ranks are \
+             laid out TP innermost, then CP; the paper's stack puts PP inside the node next and \
+             data parallelism across, the others put DP next and PP outermost. The data-parallel \
+             shard group spans dp × cp ranks (CP ranks hold the same parameters), GPUs per node ÷ \
+             tp (÷ pp as well, in the paper's placement) of them on each node. A pipeline holds \
+             any layer count: the stages before the last share the layers evenly and the last, \
+             which also runs the output head, holds as many as balances the slowest stage (126 \
+             layers on 16 stages: 8 on most, 7 on the last).",
+            "DDP AllReduces gradients once per step, and ZeRO-1 ReduceScatters them and \
+             AllGathers the updated bf16 parameters once per step, in the stack's reduce type (2 \
+             bytes for the paper, 4 for the others). FSDP without resharding after forward \
+             gathers each layer's bf16 parameters in forward and ReduceScatters its gradients \
+             in backward: every micro-batch in the paper's stack (ZeRO-2 semantics), once per \
+             step in torchtitan's (its pipeline schedules keep parameters and accumulate \
+             unsharded gradients). Full shard gathers each layer again in backward, every \
+             micro-batch, and HSDP full-shards inside a node and AllReduces gradient shards \
              across nodes, one rank per node.",
             "TP runs two blocking collectives per layer each way on 2 × T × h bytes of \
              activations (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, \
@@ -198,7 +249,10 @@ pub const SECTIONS: &[Section] = &[
         equations: &[
             "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
             "TP group: n = tp, r = min(tp, GPUs per node)",
-            "DP shard group: n = dp × cp, r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, dp × cp)",
+            "DP shard group: n = dp × cp, r_dp = clamp(⌊GPUs per node ÷ (tp × pp_in)⌋, 1, dp × cp); \
+             pp_in = pp (paper's placement) or 1",
+            "stages: L_s = ⌈(L − n_last) ÷ (pp − 1)⌉ before the last, n_last on it, n_last \
+             minimising max(L_s, n_last + head ÷ layer)",
             "P_layer = N_layer ÷ tp;  P_root = V × h × (2 if pp = 1, else 1) ÷ tp;  P_stage = L_s \
              × P_layer + P_root",
             "t_TP,one = t_AR(2 × T × h), or t_AG(2 × T × h) + t_RS(2 × T × h) with sequence \
@@ -209,20 +263,21 @@ pub const SECTIONS: &[Section] = &[
              ≤ GPUs per node",
             "CP per layer: (cp − 1) sends beside t_attn ÷ cp each (fwd);  (cp − 1) double sends \
              beside 2.5 × t_attn ÷ cp each (bwd)",
-            "FSDP per layer: t_AG(2 × P_layer) in fwd;  t_RS(2 × P_layer) in bwd, once per step \
-             (paper's FSDP) or per micro-batch plus t_AG(2 × P_layer) again in bwd (full shard, \
-             HSDP)",
+            "FSDP per layer: t_AG(2 × P_layer) in fwd;  t_RS(r × P_layer) in bwd (r the stack's \
+             reduce bytes), per micro-batch or once per step as the stack syncs; full shard and \
+             HSDP also t_AG(2 × P_layer) again in bwd, per micro-batch",
             "FSDP per pass, once: t_AG(2 × P_root) and t_RS(2 × P_root)",
-            "DDP: t_AR(4 × P_stage) over the DP group;  ZeRO-1: t_RS(4 × P_stage) + t_AG(2 × \
+            "DDP: t_AR(r × P_stage) over the DP group;  ZeRO-1: t_RS(r × P_stage) + t_AG(2 × \
              P_stage)",
-            "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(2 × P_stage ÷ r_dp) \
+            "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(r × P_stage ÷ r_dp) \
              over dp × cp ÷ r_dp ranks, one per node",
             "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) × v of them \
-             exposed;  NVLink if tp × cp × dp < GPUs per node",
+             exposed;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) or tp × cp × \
+             dp < GPUs per node",
             "bubble = (pp − 1) ÷ v × t_mb;  v = virtual stages (interleaved), else 1",
-            "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd + t_head,bwd + full-shard or HSDP \
-             exposure and stretch of one micro-batch (the paper's FSDP pays its once per step, \
-             outside t_mb)",
+            "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd (last stage) + t_head,bwd + the \
+             data-parallel exposure and stretch of one micro-batch (when the stack syncs once \
+             per step, outside t_mb)",
         ],
         constants: &["FSDP_REDUCE_BYTES"],
     },
@@ -241,32 +296,36 @@ pub const SECTIONS: &[Section] = &[
              last bucket is always exposed, and the rest hides behind L_s − 1 layers.",
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
-             contention. A data-parallel collective beside compute also gets only 0.13 of the \
-             GPU's NVLink bus rate (the network rate is not scaled), so a smaller per-GPU shard \
-             (more TP or PP) shortens it; TP collectives and CP sends keep the full rate. A \
-             group inside one node gets 0.3 of the rate instead (calibrated on MosaicML's \
-             single-node MPT 13B run; the paper has none). The \
-             share is the paper's calibration; the what-if \"Cross-node data-parallel traffic \
-             under compute\" sets the rate for a cluster that overlaps better (MosaicML's published \
-             H100 runs need about 150 GB/s).",
+             contention. A data-parallel collective beside compute also gets only a share of \
+             the GPU's NVLink bus rate: 0.13 under the paper's stack (fitted on F1 and F10), 0.4 \
+             under the others (fitted on the published runs); the network rate is not scaled, so \
+             a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
+             0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
+             compute\" sets the rate for a cluster of your own. Exposure is reported twice: on \
+             the critical path (what faster communication would save) and as a trace shows it, \
+             the paper's measure, which also counts pipeline stages waiting in their receives.",
         ],
         equations: &[
             "σ = min(24 ÷ SMs, 0.5)",
             "overlap(c, w): w′ = w ÷ (1 − σ);  c ≥ w′ ⇒ exposed = c − w′, stretch = w′ − w;  else \
              exposed = 0, stretch = σ × c",
+            "exposed in a trace (the paper's measure) = Σ exposed communication + bubble: \
+             kernels waiting in a receive during the pipeline's fill and drain count too",
             "busy_fwd = t_fwd + 2 × t_TP,one + CP exposure and stretch (fwd)",
             "busy_bwd = t_bwd + t_re + 2 × t_TP,one (+ 2 × t_TP,one with full recomputation) + CP \
              exposure and stretch (bwd)",
             "FSDP exposed per pass = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
              busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
             "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
-            "data-parallel links across nodes: B_nvl × 0.13 (H100: 46.8 GB/s) or the what-if's \
-             rate, B_net unchanged; inside one node: min(B_nvl, max(B_nvl × 0.3, that rate))",
-            "t_step = compute + contention + bubble + Σ exposed communication",
+            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 46.8 GB/s) or the \
+             what-if's rate, B_net unchanged; inside one node: min(B_nvl, max(B_nvl × 0.3, that \
+             rate))",
+            "t_step = compute + contention + host waits + bubble + Σ exposed communication",
         ],
         constants: &[
             "NCCL_CHANNELS",
             "OVERLAP_BANDWIDTH_SHARE",
+            "TUNED_OVERLAP_SHARE",
             "NVSWITCH_OVERLAP_SHARE",
         ],
     },
@@ -276,15 +335,17 @@ pub const SECTIONS: &[Section] = &[
         paragraphs: &[
             "Memory is a sum of parts for the fullest GPU: the first pipeline stage's activations \
              in flight, plus the fp32 logits that only the last stage holds, so it errs high when \
-             pp > 1. Weights are bf16 (2 B per parameter), gradients fp32 (4 B), and the \
-             optimizer keeps fp32 master weights and two AdamW moments (12 B), each divided by \
+             pp > 1. Replicated weights are bf16 (2 B per parameter) beside fp32 master weights \
+             and two AdamW moments (12 B); fully sharded, the fp32 shard is both parameter and \
+             master (4 B) beside the moments (8 B). Gradients are fp32 (4 B). Each is divided by \
              the shard count its data-parallel flavour allows.",
-            "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block with \
-             FlashAttention (no score matrix): hidden-sized tensors are replicated across TP \
-             ranks unless sequence parallelism splits them, projections are split by TP. \
-             Selective recomputation drops two hidden-sized and one MLP-sized tensor per token; \
-             full recomputation keeps only each layer's input, plus one layer's working set while \
-             it is recomputed.",
+            "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block: with \
+             FlashAttention no score matrix is kept, without it (megatron-2021) the scores take \
+             5 × heads × s bytes per token. Hidden-sized tensors are replicated across TP ranks \
+             unless sequence parallelism splits them, projections are split by TP. Selective \
+             recomputation drops two hidden-sized and one MLP-sized tensor per token (and the \
+             scores); full recomputation keeps only each layer's input, plus one layer's working \
+             set while it is recomputed.",
             "Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
              context, NCCL and the allocator; a layout fits when the total is at most the GPU's \
              HBM capacity.",
@@ -293,9 +354,10 @@ pub const SECTIONS: &[Section] = &[
             "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
             "DDP: weights 2P, gradients 4P, optimizer 12P, buffers 2 × 25 M × 4 B",
             "ZeRO-1: 2P, 4P, 12P ÷ D, buffers 2 × 25 M × 4 B",
-            "FSDP (paper): 2P, 4P ÷ D (+ 2P unsharded when m > 1), 12P ÷ D, buffers 8 × P_layer",
-            "FSDP full shard: 2P ÷ D, 4P ÷ D, 12P ÷ D, buffers 12 × P_layer",
-            "HSDP: 2P ÷ D_node, 4P ÷ D_node, 12P ÷ D_node, buffers 12 × P_layer",
+            "FSDP (no reshard after forward): 2P, 4P ÷ D (+ 2P unsharded when m > 1 and the stack \
+             syncs once per step), 12P ÷ D, buffers 8 × P_layer",
+            "FSDP full shard: 4P ÷ D, 4P ÷ D, 8P ÷ D, buffers 12 × P_layer",
+            "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
             "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
             "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, pp) × (1 + (pp − 1) \
@@ -333,17 +395,17 @@ pub const SECTIONS: &[Section] = &[
         id: "assumptions",
         title: "What the model leaves out",
         paragraphs: &[
-            "Efficiencies are one constant per GPU whatever the matrix shapes (only the fixed 8 \
-             µs per kernel makes small GEMMs slower), and H200 and B200 were never measured: they \
-             carry H100's GEMM and attention efficiencies (0.62 and 0.35) with their own \
-             datasheet peaks, memory, links and power.",
+            "Efficiencies are one constant per GPU whatever the matrix shapes and precision (only \
+             the fixed 8 µs per kernel makes small GEMMs slower), and H200 and B200 were never \
+             measured: they carry H100's GEMM and attention efficiencies (0.58 and 0.35) with \
+             their own datasheet peaks, memory, links and power. Every stack runs \
+             FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
              slower ring step and the 0.13 share of NVLink for overlapped traffic, and these two \
              constants carry the model's main uncertainty (the published runs on the model page \
              show where it bites). Collectives of different kinds never \
-             compete for links, pipeline neighbours are taken to share a node whenever their rank \
-             stride (tp × cp × dp) is below the node size, and every stage is taken to be as slow \
-             as the last.",
+             compete for links, and the slowest pipeline stage sets the step (the lighter ones \
+             wait, which a trace counts as exposed only in the bubble).",
             "Data-parallel gradient traffic hides behind one micro-batch only, full sharding \
              gathers and scatters again for every micro-batch, and the input embedding lookup, data loading, \
              checkpoints and failures cost nothing. Memory is a sum of parts, not an allocator \
@@ -381,6 +443,7 @@ mod tests {
             ids,
             [
                 "units",
+                "stacks",
                 "compute",
                 "collectives",
                 "parallelism",

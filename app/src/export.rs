@@ -408,7 +408,10 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
     c.tp = p.tp;
     c.pp = p.pp;
     c.cp = p.cp;
-    c.sp = p.sp || (p.tp == 1 && c.sp);
+    // A file says nothing of the switch where sequence parallelism cannot
+    // run (TP 1, or a stack without it): the switch keeps its place.
+    let says_sp = p.tp > 1 && scalescope_core::stack::Stack::of(s.stack).sequence_parallel;
+    c.sp = if says_sp { p.sp } else { c.sp };
     c.schedule = p.schedule;
     if p.schedule == Schedule::Interleaved && p.virtual_stages != 2 {
         notices.push(format!(

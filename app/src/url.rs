@@ -359,6 +359,7 @@ mod tests {
             micro_batch: 1,
             recompute: Recompute::Selective,
             precision: Precision::Fp16,
+            stack: StackId::Megatron,
             best: true,
             overrides: Overrides {
                 peak_tflops: Some(400.5),

@@ -847,6 +847,7 @@ pub fn App() -> impl IntoView {
             <div><dt>"Per GPU"</dt><dd data-testid="out-per-gpu">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_s_per_gpu, "tokens/s")))}</dd></div>
             <div><dt>"MFU"</dt><dd data-testid="out-mfu">{value(|o, _| report_of(o).map(|r| format::pct(r.mfu)))}</dd></div>
             <div><dt>"Exposed comm"</dt><dd data-testid="out-exposed">{value(|o, _| report_of(o).map(|r| format::pct(r.exposed_comm_fraction)))}</dd></div>
+            <div><dt title="Communication kernels with no compute beside them, as a profiler trace shows it (the paper's measure): the critical-path exposure plus pipeline fill and drain">"Exposed in a trace"</dt><dd data-testid="out-exposed-trace">{value(|o, _| report_of(o).map(|r| format::pct(r.exposed_comm_trace_fraction)))}</dd></div>
             <div><dt>"Step"</dt><dd data-testid="out-step">{value(|o, _| report_of(o).map(|r| format::duration(r.step_time_s)))}</dd></div>
             <div><dt>"Power"</dt><dd data-testid="out-power">{value(|o, _| report_of(o).map(|r| format::si(r.power_w_per_gpu, "W per GPU")))}</dd></div>
             <div><dt>"Energy"</dt><dd data-testid="out-energy">{value(|o, _| report_of(o).map(|r| format::si(r.tokens_per_joule, "tokens/J")))}</dd></div>

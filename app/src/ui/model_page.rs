@@ -219,7 +219,7 @@ fn runs(all: &[Check]) -> String {
     let mut h = format!(
         "<p class=\"validation-summary\" data-testid=\"runs-summary\">{held} of {} published runs \
          land within {:.0}% of the model.</p><table class=\"numbers\" \
-         data-testid=\"runs-table\"><thead><tr><th scope=\"col\">Run</th><th scope=\"col\">\
+         data-testid=\"runs-table\"><thead><tr><th scope=\"col\">Run</th><th scope=\"col\">Stack</th><th scope=\"col\">\
          Published</th><th scope=\"col\">Model</th><th scope=\"col\">Difference</th></tr>\
          </thead><tbody>",
         all.len(),
@@ -229,8 +229,9 @@ fn runs(all: &[Check]) -> String {
         let miss = if c.holds() { "" } else { " class=\"misses\"" };
         let _ = write!(
             h,
-            "<tr{miss}><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{miss}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(c.run.name),
+            c.run.stack.key(),
             c.run.metric.show(c.run.published),
             c.model
                 .map_or_else(|| String::from("does not fit"), |m| c.run.metric.show(m)),
@@ -272,12 +273,15 @@ pub fn view() -> impl IntoView {
             <section id="model-runs" class="model-section">
                 <h2>"Published training runs"</h2>
                 <p>
-                    "Runs by others that the model was not calibrated on: Megatron-LM's GPT runs on \
-                     8 to 3072 A100s and BLOOM 176B on 384 A100s (TFLOP/s per GPU counting \
-                     recomputation, or MFU), Llama 3 405B on 8192 and 16384 H100s and MosaicML's MPT \
-                     benchmarks on 8 to 128 A100s and H100s (MFU). Each keeps its published GPUs, model, context, \
-                     batch and parallel degrees; the micro-batch, pipeline interleaving and \
-                     recomputation its authors tuned are the best of a few choices."
+                    "Runs by others, each under the software stack that produced it: Megatron-LM's \
+                     GPT runs of 2021 and 2022 and BLOOM 176B on A100s (megatron-2021), NVIDIA's FP8 \
+                     runs on H100 (megatron), Llama 3 405B on 8192 and 16384 H100s and torchtitan's \
+                     FSDP2 runs on A100 (torchtitan), and MosaicML's MPT benchmarks (llm-foundry). \
+                     Each keeps its published GPUs, model, context, batch and parallel degrees; the \
+                     micro-batch, interleaving and recomputation its authors tuned are the best of a \
+                     few choices. The GEMM efficiencies and the overlap share are fitted on these \
+                     runs; scalescope validate also predicts each source with constants fitted \
+                     without it."
                 </p>
                 <div inner_html=move || published.get().unwrap_or_default()></div>
             </section>
