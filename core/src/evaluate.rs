@@ -272,9 +272,9 @@ pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
     let others = pp - 1;
     let most_last = layers - others;
     let cost = |n: u32| f64::from((layers - n).div_ceil(others)).max(f64::from(n) + head);
-    let guess = ((f64::from(layers) - f64::from(others) * head.max(0.0)) / f64::from(pp))
-        .floor()
-        .clamp(1.0, f64::from(most_last));
+    let guess =
+        crate::math::floor((f64::from(layers) - f64::from(others) * head.max(0.0)) / f64::from(pp))
+            .clamp(1.0, f64::from(most_last));
     // In range by the clamp; a float-to-int cast saturates.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let guess = guess as u32;

@@ -625,9 +625,12 @@ fn f9() -> Finding {
     }
 }
 
+/// FSDP-only's report, the faster TP degree and its report.
+type FsdpAndTp = (Report, u32, Report);
+
 /// FSDP-only at local batch 2 on `nodes` H100 nodes, and the faster of
 /// tensor parallelism 2 and 4 at the same per-GPU batch.
-fn fsdp_and_best_tp(nodes: u32) -> Option<(Report, u32, Report)> {
+fn fsdp_and_best_tp(nodes: u32) -> Option<FsdpAndTp> {
     let cfg = base(H100, nodes, "llama2-7b", 16 * nodes, 2);
     let b = eval(&cfg)?;
     let (t, r) = [2, 4]
@@ -640,7 +643,7 @@ fn fsdp_and_best_tp(nodes: u32) -> Option<(Report, u32, Report)> {
 fn f10() -> Finding {
     // Past 128 GPUs: FSDP-only's exposed communication rises at every
     // doubling, and TP 2 or 4 is better or comparable (within 5%) at each.
-    let past: Vec<(u32, Option<(Report, u32, Report)>)> = [16, 32, 64, 128, 256]
+    let past: Vec<(u32, Option<FsdpAndTp>)> = [16, 32, 64, 128, 256]
         .iter()
         .map(|&n| (n, fsdp_and_best_tp(n)))
         .collect();

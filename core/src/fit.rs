@@ -84,7 +84,7 @@ fn loss(f: &Fitted, rows: &[&Row]) -> f64 {
         .map(|r| {
             let c = f.check(r);
             c.model.map_or(1.0, |m| {
-                let e = libm::log(m.max(1e-12) / c.run.published);
+                let e = crate::math::ln(m.max(1e-12) / c.run.published);
                 e * e
             })
         })
@@ -97,7 +97,7 @@ fn loss(f: &Fitted, rows: &[&Row]) -> f64 {
 #[must_use]
 pub fn fit_rows(rows: &[&Row]) -> Fitted {
     let mut f = Fitted::shipped();
-    let phi = (libm::sqrt(5.0) - 1.0) / 2.0;
+    let phi = (crate::math::sqrt(5.0) - 1.0) / 2.0;
     for _round in 0..3 {
         for (i, &(lo, hi)) in BOUNDS.iter().enumerate() {
             let (mut a, mut b) = (lo, hi);

@@ -43,9 +43,14 @@ const CASES: ControlCase[] = [
   { name: 'pipeline parallel', act: key('pp-slider', 'ArrowRight'), charts: ['throughput', 'breakdown', 'grid'], readouts: ['per-gpu', 'layout'] },
   { name: 'context parallel', act: key('cp-slider', 'ArrowRight'), charts: ['throughput', 'breakdown', 'memory'], readouts: ['per-gpu', 'layout'] },
   { name: 'micro-batch', act: key('micro-batch-slider', 'Home'), charts: ['throughput', 'memory'], readouts: ['memory', 'layout'] },
+  { name: 'software stack', act: select('stack-select', 'megatron'), charts: ['throughput', 'per-gpu', 'breakdown'], readouts: ['per-gpu', 'mfu'] },
   {
     name: 'sequence parallelism',
-    setup: async (app) => app.repaintAfter(async () => app.slider('tp').press('ArrowRight')),
+    // The paper's stack has none: under Megatron-LM's, with TP 2.
+    setup: async (app) => {
+      await app.repaintAfter(async () => app.page.getByTestId('stack-select').selectOption('megatron'));
+      await app.repaintAfter(async () => app.slider('tp').press('ArrowRight'));
+    },
     act: async (page) => page.getByTestId('sp-switch').uncheck(),
     charts: ['breakdown', 'memory'],
     readouts: ['memory', 'layout'],
@@ -301,5 +306,21 @@ test.describe('explorer', () => {
     await expect(page.getByTestId('tooltip')).toContainText('tokens/s');
     app.expectNoProblems();
     await context.close();
+  });
+
+  test('the paper stack has no sequence parallelism; a stack that lacks a schedule says so', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto();
+    await expect(page.getByTestId('stack-select')).toHaveValue('paper');
+    await expect(page.getByTestId('sp-switch')).toBeDisabled();
+    await app.repaintAfter(async () => app.slider('pp').press('ArrowRight'));
+    await app.repaintAfter(async () => page.getByTestId('schedule-select').selectOption('interleaved'));
+    await expect(app.message).toContainText('the paper stack has no interleaved pipeline schedule');
+    await app.repaintAfter(async () => page.getByTestId('stack-select').selectOption('megatron'));
+    await expect(app.message).toBeHidden();
+    await expect(page.getByTestId('sp-switch')).toBeEnabled();
+    await expect(page).toHaveURL(/stack=megatron/);
+    await expect(app.readout('exposed-trace')).toHaveText(/^\d+\.\d %$/);
+    app.expectNoProblems();
   });
 });

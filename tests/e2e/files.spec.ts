@@ -41,6 +41,7 @@ const GOOD = {
   parallel: { dp: 'fsdp', tp: 4, pp: 2, cp: 1, sp: true, schedule: '1f1b', virtual_stages: 1 },
   recompute: 'selective',
   precision: 'bf16',
+  stack: 'megatron',
 };
 
 test.describe('export', () => {
@@ -122,6 +123,8 @@ test.describe('import', () => {
     await expect(app.value('tp')).toHaveText('4 GPUs');
     await expect(app.value('pp')).toHaveText('2 stages');
     await expect(page.getByTestId('recompute-select')).toHaveValue('selective');
+    await expect(page.getByTestId('stack-select')).toHaveValue('megatron');
+    await expect(page.getByTestId('sp-switch')).toBeChecked();
     await expect(app.value('batch')).toHaveText('2 sequences per GPU');
     await expect(page.getByTestId('import-error')).toHaveCount(0);
     await expect(page).toHaveURL(/model=llama2-13b/);

@@ -63,7 +63,7 @@ test.describe('links, every control', () => {
   const EVERY =
     'gpu=a100-sxm4-80gb&nodes=8&model=custom&layers=32&hidden=4096&heads=32&kv=8&ffn=14336' +
     '&vocab=128256&mlp=gelu&seq=8192&tp=2&pp=2&cp=2&dp=hsdp&sp=0&schedule=interleaved' +
-    '&scaling=strong&local=4&global=1024&mb=1&recompute=selective&precision=fp8&best=1' +
+    '&scaling=strong&local=4&global=1024&mb=1&recompute=selective&precision=fp8&stack=megatron&best=1' +
     '&peak=1200&hbm=4000&nvlink=1200&net=800&gpn=4&dpbw=150';
 
   test('a link setting every control is read whole and written back unchanged', async ({ page, context }) => {
@@ -78,6 +78,7 @@ test.describe('links, every control', () => {
       ['schedule-select', 'interleaved'],
       ['recompute-select', 'selective'],
       ['precision-select', 'fp8'],
+      ['stack-select', 'megatron'],
       ['peak-tflops-input', '1200'],
       ['hbm-input', '4000'],
       ['nvlink-input', '1200'],
