@@ -106,8 +106,6 @@ pub struct Stack {
     pub id: StackId,
     /// Name for people.
     pub name: &'static str,
-    /// Where its constants come from.
-    pub source: &'static str,
     /// Passes over a hidden-sized tensor per RMSNorm or LayerNorm in
     /// forward, in bf16-element units (an fp32 read counts two).
     pub norm_passes: f64,
@@ -153,7 +151,7 @@ pub struct Stack {
 pub const PAPER: Stack = Stack {
     id: StackId::Paper,
     name: "Paper (PyTorch 2.3 eager, FSDPv2, xFormers)",
-    source: "Fernandez et al. Appendix B ('Megatron-inspired framework', 'optimizations provided by FlashAttention-2 and xFormers', PyTorch 2.3.1, FSDPv2 with prefetch, 'equivalent to DeepSpeed ZeRO Stage 2') and section 2.1 (TP partial sums 'via an AllReduce', blocking)",
+    // Source: Fernandez et al. Appendix B ('Megatron-inspired framework', 'optimizations provided by FlashAttention-2 and xFormers', PyTorch 2.3.1, FSDPv2 with prefetch, 'equivalent to DeepSpeed ZeRO Stage 2') and section 2.1 (TP partial sums 'via an AllReduce', blocking)
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
@@ -174,7 +172,7 @@ pub const PAPER: Stack = Stack {
 pub const MEGATRON: Stack = Stack {
     id: StackId::Megatron,
     name: "Megatron-LM",
-    source: "Megatron-LM fused kernels (fused layer norm, fused rotary, bias-GeLU/SwiGLU), Narayanan et al. SC'21, Korthikanti et al. MLSys'23; --accumulate-allreduce-grads-in-fp32",
+    // Source: Megatron-LM fused kernels (fused layer norm, fused rotary, bias-GeLU/SwiGLU), Narayanan et al. SC'21, Korthikanti et al. MLSys'23; --accumulate-allreduce-grads-in-fp32
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
@@ -196,7 +194,7 @@ pub const MEGATRON: Stack = Stack {
 pub const MEGATRON_2021: Stack = Stack {
     id: StackId::Megatron2021,
     name: "Megatron-LM 2021-22 (no FlashAttention)",
-    source: "Narayanan et al. SC'21 and Korthikanti et al. MLSys'23: fused softmax and bias-GeLU kernels, attention scores materialised (selective recomputation recomputes them)",
+    // Source: Narayanan et al. SC'21 and Korthikanti et al. MLSys'23: fused softmax and bias-GeLU kernels, attention scores materialised (selective recomputation recomputes them)
     flash_attention: false,
     ..MEGATRON
 };
@@ -206,7 +204,7 @@ pub const MEGATRON_2021: Stack = Stack {
 pub const LLM_FOUNDRY: Stack = Stack {
     id: StackId::LlmFoundry,
     name: "MosaicML llm-foundry",
-    source: "llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table",
+    // Source: llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: 0.0,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
@@ -227,7 +225,7 @@ pub const LLM_FOUNDRY: Stack = Stack {
 pub const TORCHTITAN: Stack = Stack {
     id: StackId::Torchtitan,
     name: "torchtitan (FSDP2, compiled)",
-    source: "torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B",
+    // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
