@@ -252,6 +252,18 @@ mod tests {
     }
 
     #[test]
+    fn every_stop_runs_under_the_papers_stack() {
+        for s in &STOPS {
+            assert_eq!(
+                s.controls().stack,
+                scalescope_core::stack::StackId::Paper,
+                "{}",
+                s.finding
+            );
+        }
+    }
+
+    #[test]
     fn f13_fsdp_alone_does_not_fit_on_v100() {
         let mut c = STOPS[12].controls();
         c.tp = 1;

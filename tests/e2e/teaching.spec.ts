@@ -98,7 +98,7 @@ test.describe('model page', () => {
     const model = page.getByTestId('model-page');
     await expect(model).toBeVisible();
     await expect(page.getByTestId('chart-throughput')).toBeHidden();
-    for (const section of ['compute', 'collectives', 'overlap', 'memory', 'power']) {
+    for (const section of ['stacks', 'compute', 'collectives', 'overlap', 'memory', 'power']) {
       await expect(page.locator(`#model-${section} .eq`).first()).toBeVisible();
     }
     const calibration = page.getByTestId('calibration-table').locator('tbody tr');
@@ -111,10 +111,11 @@ test.describe('model page', () => {
     await expect(f1.locator('td').nth(0)).toHaveText('37.22 %');
     await expect(f1.locator('td').nth(2)).toHaveText(/^[+-]\d+\.\d\d points$/);
     // Published runs: one row each, with the model's number and the difference.
-    await expect(page.getByTestId('runs-summary')).toContainText(/\d+ of 28 published runs/);
+    await expect(page.getByTestId('runs-summary')).toContainText(/\d+ of 41 published runs/);
     const runs = page.getByTestId('runs-table').locator('tbody tr');
-    await expect(runs).toHaveCount(28);
-    await expect(runs.first().locator('td').nth(3)).toHaveText(/^[+-]\d+\.\d%$/);
+    await expect(runs).toHaveCount(41);
+    await expect(runs.first().locator('td').nth(1)).toHaveText('megatron-2021');
+    await expect(runs.first().locator('td').nth(4)).toHaveText(/^[+-]\d+\.\d%$/);
     // A section link stays on the page; the explorer link goes back.
     await page.locator('.toc a[href="#model-overlap"]').click();
     await expect(model).toBeVisible();
