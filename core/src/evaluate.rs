@@ -308,27 +308,49 @@ pub fn evaluate_checked(cfg: &Config) -> Report {
 /// (a layout search computes them first, to skip what does not fit).
 #[must_use]
 pub fn evaluate_with_memory(cfg: &Config, memory: Memory, split: (u32, u32)) -> Report {
-    let step = Step::new(cfg);
-    let (first_layers, last_layers) = split;
-    let last = step.stage(last_layers, true);
-    // An earlier stage can only be the slower one when it holds more
-    // layers than the last (which also runs the head).
-    let stage = if first_layers > last_layers {
-        let first = step.stage(first_layers, false);
-        if first.breakdown.step().0 > last.breakdown.step().0 {
-            first
+    Step::new(cfg).finish(memory, split)
+}
+
+impl Step {
+    /// The same per-layer costs for `cfg`, which differs from the one they
+    /// were computed for only in its data-parallel flavour (nothing in
+    /// [`Step::new`] depends on it): a search reuses them across flavours.
+    pub(crate) fn for_flavour(&mut self, cfg: &Config) {
+        debug_assert_eq!(
+            {
+                let mut c = *cfg;
+                c.layout.parallel.dp = self.cfg.layout.parallel.dp;
+                c
+            },
+            self.cfg
+        );
+        self.cfg = *cfg;
+    }
+
+    /// The step's report, given the split of layers and the memory.
+    pub(crate) fn finish(&self, memory: Memory, split: (u32, u32)) -> Report {
+        let step = self;
+        let (first_layers, last_layers) = split;
+        let last = step.stage(last_layers, true);
+        // An earlier stage can only be the slower one when it holds more
+        // layers than the last (which also runs the head).
+        let stage = if first_layers > last_layers {
+            let first = step.stage(first_layers, false);
+            if first.breakdown.step().0 > last.breakdown.step().0 {
+                first
+            } else {
+                last
+            }
         } else {
             last
-        }
-    } else {
-        last
-    };
-    step.report(&stage, memory)
+        };
+        step.report(&stage, memory)
+    }
 }
 
 /// The per-layer costs of one configuration, shared by its stages.
-struct Step<'a> {
-    cfg: &'a Config,
+pub(crate) struct Step {
+    cfg: Config,
     stack: Stack,
     links: Links,
     slowdown: f64,
@@ -353,9 +375,9 @@ struct Step<'a> {
     dp_per_node: u32,
 }
 
-impl<'a> Step<'a> {
+impl Step {
     #[allow(clippy::too_many_lines)]
-    fn new(cfg: &'a Config) -> Self {
+    pub(crate) fn new(cfg: &Config) -> Self {
         let gpu = &cfg.cluster.gpu;
         let model = &cfg.model;
         let stack = cfg.stack;
@@ -502,7 +524,7 @@ impl<'a> Step<'a> {
         let dp_per_node = (gpn / inner.max(1)).clamp(1, dp_ranks.max(1));
 
         Self {
-            cfg,
+            cfg: *cfg,
             stack,
             links,
             slowdown,
@@ -542,7 +564,7 @@ impl<'a> Step<'a> {
     /// One stage of `layers` layers (with the output head when `head`).
     #[allow(clippy::too_many_lines)]
     fn stage(&self, layers: u32, head: bool) -> StageCost {
-        let cfg = self.cfg;
+        let cfg = &self.cfg;
         let model = &cfg.model;
         let p = cfg.layout.parallel;
         let (tp, pp) = (f64::from(p.tp), f64::from(p.pp));
@@ -733,7 +755,7 @@ impl<'a> Step<'a> {
 
     /// The report of the step whose slowest stage is `stage`.
     fn report(&self, stage: &StageCost, memory: Memory) -> Report {
-        let cfg = self.cfg;
+        let cfg = &self.cfg;
         let gpu = &cfg.cluster.gpu;
         let model = &cfg.model;
         let breakdown = stage.breakdown;

@@ -1,7 +1,7 @@
 //! Search: the best layout for a model, cluster and batch; and sweeps of a
 //! layout rule across node counts (what the charts draw).
 
-use crate::evaluate::{evaluate_with_memory, Report};
+use crate::evaluate::{Report, Step};
 use crate::memory;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
 use alloc::vec::Vec;
@@ -180,6 +180,13 @@ pub fn for_each_layout(
         &[Recompute::None]
     };
     let stack = &base.stack;
+    // A layout without its data-parallel flavour.
+    let key = |l: &Layout| {
+        let mut l = *l;
+        l.parallel.dp = DataParallel::Ddp;
+        l
+    };
+    let mut shared: Option<(Layout, Step)> = None;
     let in_node = if space.model_parallel_in_node {
         base.cluster.gpus_per_node
     } else {
@@ -279,7 +286,15 @@ pub fn for_each_layout(
                                 continue;
                             }
                             evaluated += 1;
-                            let report = evaluate_with_memory(&cfg, memory, split);
+                            // The flavours of one layout share its per-layer costs.
+                            let step = match &mut shared {
+                                Some((layout, step)) if *layout == key(&cfg.layout) => {
+                                    step.for_flavour(&cfg);
+                                    step
+                                }
+                                slot => &mut slot.insert((key(&cfg.layout), Step::new(&cfg))).1,
+                            };
+                            let report = step.finish(memory, split);
                             visit(&cfg, report);
                         }
                     }
@@ -428,5 +443,16 @@ mod tests {
         });
         assert!(seen.contains(&(1, 3, 1)), "{seen:?}");
         assert!(seen.iter().all(|&(_, _, m)| m == 1), "{seen:?}");
+    }
+
+    #[test]
+    fn a_layout_shared_across_flavours_evaluates_as_if_alone() {
+        let cfg = base(H100, 8, "llama2-7b", 256, 1);
+        let mut seen = 0;
+        for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
+            assert_eq!(r, crate::evaluate::evaluate_checked(c), "{:?}", c.layout);
+            seen += 1;
+        });
+        assert!(seen > 100, "{seen}");
     }
 }
