@@ -63,6 +63,7 @@ clippy-wasm:
 
 cargo-test:
 	cargo test --workspace
+	cargo test -p scalescope-core --features cli --test cli
 	bash scripts/gen-docs.sh --check
 
 # Regenerate docs/calibration.md, findings.md and validation.md from the model.

@@ -97,6 +97,15 @@ pub enum Error {
         /// Pipeline degree.
         pp: u32,
     },
+    /// A value outside its range (an efficiency above one, say).
+    OutOfRange {
+        /// The field, as named in the API.
+        field: &'static str,
+        /// Smallest accepted value (excluded for efficiencies).
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
+    },
     /// No layout of the search space fits in memory.
     NoLayoutFits,
     /// The GPU cannot run the chosen precision.
@@ -156,6 +165,9 @@ impl fmt::Display for Error {
                 f,
                 "the interleaved schedule needs micro-batches ({micro_batches}) to be a multiple of PP ({pp}): use 1F1B or a larger batch"
             ),
+            Self::OutOfRange { field, min, max } => {
+                write!(f, "`{field}` must lie between {min} and {max}")
+            }
             Self::NoLayoutFits => f.write_str(
                 "no parallel layout fits in GPU memory: add nodes, shorten the context or pick a smaller model",
             ),
@@ -167,3 +179,31 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// `message` with every backtick-quoted echo of the user's input longer
+/// than `max` characters cut to `max` and an ellipsis, so that a 10 MB key
+/// gives a readable line.
+///
+/// ```
+/// use scalescope_core::error::clip_echoes;
+/// let long = "x".repeat(1000);
+/// let m = clip_echoes(&format!("unknown field `{long}`, expected `model`"), 8);
+/// assert_eq!(m, "unknown field `xxxxxxxx…`, expected `model`");
+/// ```
+#[must_use]
+pub fn clip_echoes(message: &str, max: usize) -> alloc::string::String {
+    let mut out = alloc::string::String::with_capacity(message.len().min(4 * max + 200));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd parts are inside backticks.
+        if i % 2 == 1 && part.chars().count() > max {
+            out.extend(part.chars().take(max));
+            out.push('…');
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}

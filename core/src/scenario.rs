@@ -135,13 +135,39 @@ pub struct HardwareSpec {
 }
 
 /// A model given by preset name or by shape.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ModelSpec {
     /// A preset id such as `llama2-7b`.
     Preset(String),
     /// A custom decoder.
     Custom(Model),
+}
+
+/// A string is a preset's name, an object a custom shape read field by
+/// field, so a mistake inside it is named (`unknown field `layer``,
+/// `missing field `vocab``) instead of "did not match any variant".
+impl<'de> Deserialize<'de> for ModelSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Spec;
+        impl<'de> serde::de::Visitor<'de> for Spec {
+            type Value = ModelSpec;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a preset name or an object with layers, hidden, heads, kv_heads, ffn, vocab and mlp")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ModelSpec, E> {
+                Ok(ModelSpec::Preset(String::from(v)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<ModelSpec, A::Error> {
+                Model::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(ModelSpec::Custom)
+            }
+        }
+        d.deserialize_any(Spec)
+    }
 }
 
 /// A scenario file.
@@ -212,8 +238,9 @@ pub struct Config {
 /// Largest accepted values: far beyond any real run, small enough that no
 /// product of them overflows or loses meaning.
 pub mod limits {
-    /// Nodes.
-    pub const NODES: u32 = 1 << 20;
+    /// GPUs in the cluster (nodes times GPUs per node): the node limit is
+    /// this over the GPUs per node.
+    pub const GPUS: u32 = 1 << 20;
     /// GPUs per node.
     pub const GPUS_PER_NODE: u32 = 1024;
     /// Context length.
@@ -300,13 +327,17 @@ impl Scenario {
         if let Some(v) = hw.nvlink_gb_per_s {
             gpu.nvlink = Bandwidth::gb_s(positive_f(v, "hardware.nvlink_gb_per_s")?);
         }
-        positive(hw.nodes, "hardware.nodes", limits::NODES)?;
         let mut cluster = Cluster::new(gpu, hw.nodes);
         if let Some(g) = hw.gpus_per_node {
             positive(g, "hardware.gpus_per_node", limits::GPUS_PER_NODE)?;
             cluster.network_per_gpu = gpu.network_per_node / f64::from(g);
             cluster.gpus_per_node = g;
         }
+        positive(
+            hw.nodes,
+            "hardware.nodes",
+            limits::GPUS / cluster.gpus_per_node.max(1),
+        )?;
         if let Some(v) = hw.inter_node_gbps_per_gpu {
             cluster.network_per_gpu =
                 Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
@@ -425,12 +456,12 @@ impl Config {
     pub fn check_setting(&self) -> Result<(), Error> {
         let m = &self.model;
         let c = &self.cluster;
-        positive(c.nodes, "hardware.nodes", limits::NODES)?;
         positive(
             c.gpus_per_node,
             "hardware.gpus_per_node",
             limits::GPUS_PER_NODE,
         )?;
+        positive(c.nodes, "hardware.nodes", limits::GPUS / c.gpus_per_node)?;
         for (v, field) in [
             (c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops"),
             (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),
@@ -440,17 +471,40 @@ impl Config {
                 c.network_per_gpu.as_gb_s() * 8.0,
                 "hardware.inter_node_gbps_per_gpu",
             ),
-            (
-                self.dp_overlap_bandwidth().as_gb_s(),
-                "hardware.dp_overlap_gb_per_s",
-            ),
         ] {
             positive_f(v, field)?;
         }
-        if c.gpus() > limits::NODES {
-            return Err(Error::TooLarge {
-                field: "hardware.nodes",
-                max: f64::from(limits::NODES / c.gpus_per_node),
+        // Only a rate the user set is checked by its name: the default is a
+        // share of the NVLink rate, checked above.
+        if let Some(b) = c.dp_overlap_bandwidth {
+            positive_f(b.as_gb_s(), "hardware.dp_overlap_gb_per_s")?;
+        }
+        // What the arithmetic reads of the GPU beyond the datasheet rates:
+        // efficiencies are fractions of a peak, power is positive and the
+        // idle draw below the limit, fp8 is a rate or absent.
+        let g = &c.gpu;
+        for (v, field) in [
+            (g.gemm_efficiency, "gpu.gemm_efficiency"),
+            (g.attention_efficiency, "gpu.attention_efficiency"),
+        ] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(Error::OutOfRange {
+                    field,
+                    min: 0.0,
+                    max: 1.0,
+                });
+            }
+        }
+        if !(g.idle.0 >= 0.0 && g.tdp.0 > g.idle.0 && g.tdp.0.is_finite()) {
+            return Err(Error::OutOfRange {
+                field: "gpu.tdp",
+                min: g.idle.0,
+                max: limits::HARDWARE_VALUE,
+            });
+        }
+        if !(g.peak_fp8.0 >= 0.0 && g.peak_fp8.0.is_finite()) || g.sm_count == 0 {
+            return Err(Error::NotPositive {
+                field: "gpu.peak_fp8",
             });
         }
         positive(m.layers, "model.layers", limits::DIM)?;
@@ -642,12 +696,153 @@ mod tests {
     #[test]
     fn a_search_of_a_setting_no_layout_can_fix_visits_nothing() {
         let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.cluster.nodes = limits::NODES;
+        cfg.cluster.nodes = limits::GPUS;
         assert!(matches!(cfg.check_setting(), Err(Error::TooLarge { .. })));
         let visited =
             crate::search::for_each_layout(&cfg, &crate::search::SearchSpace::full(), |_, _| {
                 panic!("visited a layout")
             });
         assert_eq!(visited, (0, 0));
+    }
+
+    #[test]
+    fn one_node_limit_one_message() {
+        let refuse = |nodes| {
+            let mut s = Scenario::example();
+            s.hardware.nodes = nodes;
+            s.to_config().unwrap_err()
+        };
+        let limit = Error::TooLarge {
+            field: "hardware.nodes",
+            max: f64::from(limits::GPUS / 8),
+        };
+        assert_eq!(refuse(1_048_577), limit);
+        assert_eq!(refuse(1_048_576), limit);
+        assert_eq!(refuse(limits::GPUS / 8 + 1), limit);
+        let mut s = Scenario::example();
+        s.hardware.nodes = limits::GPUS / 8;
+        s.global_batch = limits::GPUS;
+        s.micro_batch = 1;
+        s.parallel.tp = 1;
+        assert!(s.to_config().is_ok(), "{:?}", s.to_config());
+    }
+
+    #[test]
+    fn a_slow_nvlink_is_not_blamed_on_the_overlap_rate_the_user_never_set() {
+        let mut s = Scenario::example();
+        s.hardware.nvlink_gb_per_s = Some(0.005);
+        match s.to_config() {
+            Ok(cfg) => assert!(evaluate(&cfg).unwrap().step_time_s.is_finite()),
+            Err(e) => assert!(!alloc::format!("{e}").contains("dp_overlap"), "{e}"),
+        }
+    }
+
+    #[test]
+    fn every_gpu_field_the_arithmetic_reads_is_checked() {
+        let base = Scenario::example().to_config().unwrap();
+        let bad = [0.0, -0.5, 1.5, f64::NAN, f64::INFINITY];
+        for v in bad {
+            for which in 0..2 {
+                let mut cfg = base;
+                if which == 0 {
+                    cfg.cluster.gpu.gemm_efficiency = v;
+                } else {
+                    cfg.cluster.gpu.attention_efficiency = v;
+                }
+                assert!(
+                    matches!(evaluate(&cfg), Err(Error::OutOfRange { .. })),
+                    "{which} {v}"
+                );
+            }
+        }
+        for (tdp, idle) in [
+            (0.0, 70.0),
+            (f64::NAN, 70.0),
+            (f64::INFINITY, 70.0),
+            (700.0, f64::NAN),
+            (700.0, -1.0),
+        ] {
+            let mut cfg = base;
+            cfg.cluster.gpu.tdp = crate::units::Watts(tdp);
+            cfg.cluster.gpu.idle = crate::units::Watts(idle);
+            assert!(evaluate(&cfg).is_err(), "tdp {tdp} idle {idle}");
+        }
+        let mut cfg = base;
+        cfg.cluster.gpu.peak_fp8 = FlopRate(f64::NAN);
+        assert!(evaluate(&cfg).is_err());
+    }
+
+    #[test]
+    fn a_sweep_point_says_its_own_reason() {
+        use crate::search::{sweep, Objective, Scaling, SearchSpace};
+        let mut cfg = Scenario::example().resolve().unwrap();
+        cfg.cluster.gpu = crate::hardware::A100_80GB;
+        cfg.precision = Precision::Fp8;
+        let space = SearchSpace::full();
+        for p in sweep(
+            &cfg,
+            &[1, 4],
+            Scaling::Weak,
+            Some((&space, Objective::Throughput)),
+        ) {
+            assert!(
+                matches!(p.result, Err(Error::PrecisionUnsupported { .. })),
+                "{:?}",
+                p.result
+            );
+        }
+        cfg.precision = Precision::Bf16;
+        cfg.model = crate::model::preset("gpt3-175b").unwrap();
+        for p in sweep(
+            &cfg,
+            &[1],
+            Scaling::Weak,
+            Some((&space, Objective::Throughput)),
+        ) {
+            assert_eq!(p.result.unwrap_err(), Error::NoLayoutFits);
+        }
+    }
+
+    #[test]
+    fn a_scenario_written_and_read_back_keeps_every_bit() {
+        // What-if values of every magnitude a file can hold, from a fixed
+        // pseudo-random sequence.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = 1e-3 + (x >> 11) as f64 / (1u64 << 53) as f64 * 1e4;
+            let mut s = Scenario::example();
+            s.hardware.peak_tflops = Some(v);
+            s.hardware.dp_overlap_gb_per_s = Some(v / 3.0);
+            let text = serde_json::to_string(&s).unwrap();
+            let back: Scenario = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, s, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_mistake_inside_a_custom_model_names_the_field() {
+        let with = |model: &str| {
+            let text = serde_json::to_string(&Scenario::example())
+                .unwrap()
+                .replace("\"llama2-7b\"", model);
+            alloc::format!("{}", serde_json::from_str::<Scenario>(&text).unwrap_err())
+        };
+        let full = r#"{"layers":32,"hidden":4096,"heads":32,"kv_heads":32,"ffn":11008,"vocab":32000,"mlp":"swiglu"}"#;
+        assert!(with(&full.replace("layers", "layer")).contains("unknown field `layer`"));
+        assert!(with(&full.replace(",\"vocab\":32000", "")).contains("missing field `vocab`"));
+        assert!(with(&full.replace("32000", "\"many\""))
+            .contains("invalid type: string \"many\", expected u32"));
+        assert!(with(&full.replace("\"swiglu\"", "\"relu\"")).contains("unknown variant `relu`"));
+        assert!(with("42").contains("a preset name or an object"));
+        let ok = serde_json::to_string(&Scenario::example())
+            .unwrap()
+            .replace("\"llama2-7b\"", full);
+        assert!(serde_json::from_str::<Scenario>(&ok)
+            .unwrap()
+            .to_config()
+            .is_ok());
     }
 }

@@ -407,7 +407,12 @@ pub fn sweep(
                             cfg.layout = c.layout;
                             Ok(c.report)
                         }
-                        None => Err(crate::error::Error::NoLayoutFits),
+                        // Each point says its own reason: a setting no layout
+                        // can fix, or no layout that fits in memory.
+                        None => Err(cfg
+                            .check_setting()
+                            .err()
+                            .unwrap_or(crate::error::Error::NoLayoutFits)),
                     }
                 }
             };

@@ -2,6 +2,7 @@
 //! paper's findings and the model's speed.
 
 use scalescope_core::calibration;
+use scalescope_core::error::clip_echoes;
 use scalescope_core::evaluate::evaluate;
 use scalescope_core::findings;
 use scalescope_core::scenario::{Config, Scenario};
@@ -23,12 +24,32 @@ const USAGE: &str = "usage:
   scalescope calibration               every calibrated constant and its source
   scalescope bench                     evaluations per second, time of a full search";
 
+/// Writes a line to standard output. A closed pipe (`scalescope validate |
+/// head -3`) ends the program quietly, as other command-line tools do.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("scalescope: writing output: {e}");
+            std::process::exit(2);
+        }
+    }};
+}
+
+/// The most layouts `search --top` prints.
+const MAX_TOP: usize = 10_000;
+/// The most node counts one `sweep --nodes` list holds.
+const MAX_SWEEP_POINTS: usize = 4096;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("scalescope: {e}");
+            eprintln!("scalescope: {}", clip_echoes(&e, 60));
             ExitCode::from(2)
         }
     }
@@ -91,7 +112,7 @@ fn validate() {
                 l.micro_batch, l.parallel.virtual_stages, l.recompute
             )
         });
-        println!(
+        outln!(
             "{:32} {:12} published {:>15}  model {:>15}  {:>7}  [{}] {}",
             c.run.name,
             c.run.stack.key(),
@@ -105,14 +126,14 @@ fn validate() {
         );
     }
     let show = |label: &str, e: Errors| {
-        println!(
+        outln!(
             "  {label:24} {:>3} runs  median {:>5.1}%  mean {:>5.1}%",
             e.runs,
             e.median * 100.0,
             e.mean * 100.0
         );
     };
-    println!("\nAbsolute error by stack:");
+    outln!("\nAbsolute error by stack:");
     for id in scalescope_core::stack::STACKS {
         let e = Errors::of(&all, |c| c.run.stack == id);
         if e.runs > 0 {
@@ -120,11 +141,11 @@ fn validate() {
         }
     }
     show("all", Errors::of(&all, |_| true));
-    println!("\nAbsolute error by source, and predicted with constants fitted without it:");
+    outln!("\nAbsolute error by source, and predicted with constants fitted without it:");
     for (key, f, loso) in validation::leave_one_source_out() {
         let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);
         let own = Errors::of(&all, |c| c.run.source == SOURCES[source].citation);
-        println!(
+        outln!(
             "  {key:24} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3})",
             own.runs,
             own.mean * 100.0,
@@ -135,11 +156,11 @@ fn validate() {
         );
     }
     let f = validation::fit();
-    println!(
+    outln!(
         "\nFitted on all runs: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
         f.gemm_a100, f.gemm_h100, f.overlap_share
     );
-    println!(
+    outln!(
         "{held} of {} published runs within {:.0}%, from {} sources",
         all.len(),
         validation::TOLERANCE * 100.0,
@@ -152,7 +173,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("eval") => {
             let cfg = load_with_stack(args)?;
             let report = evaluate(&cfg).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
             );
@@ -166,9 +187,15 @@ fn run(args: &[String]) -> Result<(), String> {
                 .map(|n| {
                     n.trim()
                         .parse::<u32>()
-                        .map_err(|e| format!("--nodes {n}: {e}"))
+                        .map_err(|e| format!("--nodes `{n}`: {e}"))
                 })
                 .collect::<Result<_, _>>()?;
+            if nodes.len() > MAX_SWEEP_POINTS {
+                return Err(format!(
+                    "--nodes lists {} counts: at most {MAX_SWEEP_POINTS}",
+                    nodes.len()
+                ));
+            }
             let scaling = match flag(args, "--scaling").unwrap_or("weak") {
                 "weak" => Scaling::Weak,
                 "strong" => Scaling::Strong,
@@ -179,7 +206,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 .iter()
                 .any(|a| a == "--best")
                 .then_some((&space, Objective::Throughput));
-            println!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
+            outln!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
             for p in sweep(&cfg, &nodes, scaling, best) {
                 let l = p.layout.unwrap_or(cfg.layout);
                 let lp = l.parallel;
@@ -195,7 +222,7 @@ fn run(args: &[String]) -> Result<(), String> {
                     l.micro_batch
                 );
                 match p.result {
-                    Ok(r) => println!(
+                    Ok(r) => outln!(
                         "{head},{:.6},{:.1},{:.1},{:.2},{:.4},{:.4},{:.1},{:.3},{:.2},{},",
                         r.step_time_s,
                         r.tokens_per_s,
@@ -208,7 +235,7 @@ fn run(args: &[String]) -> Result<(), String> {
                         r.memory_gib_per_gpu,
                         r.fits
                     ),
-                    Err(e) => println!("{head},,,,,,,,,,,\"{e}\""),
+                    Err(e) => outln!("{head},,,,,,,,,,,\"{e}\""),
                 }
             }
             Ok(())
@@ -220,16 +247,21 @@ fn run(args: &[String]) -> Result<(), String> {
                 "energy" => Objective::Energy,
                 other => return Err(format!("--objective {other}: use throughput or energy")),
             };
-            let top = flag(args, "--top")
-                .map_or(Ok(5), str::parse::<usize>)
-                .map_err(|e| format!("--top: {e}"))?;
+            let top = match flag(args, "--top") {
+                None => 5,
+                Some(t) => t
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_TOP).contains(n))
+                    .ok_or_else(|| format!("--top `{t}`: give a count from 1 to {MAX_TOP}"))?,
+            };
             let space = if args.iter().any(|a| a == "--paper") {
                 SearchSpace::paper()
             } else {
                 SearchSpace::full()
             };
             let result = search(&cfg, &space, objective, top);
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
             );
@@ -243,17 +275,17 @@ fn run(args: &[String]) -> Result<(), String> {
             let all = findings::all();
             let held = all.iter().filter(|f| f.holds).count();
             for f in &all {
-                println!(
+                outln!(
                     "{} [{}] {}",
                     f.id,
                     if f.holds { "holds" } else { "FAILS" },
                     f.figure
                 );
-                println!("   claim: {}", f.claim);
-                println!("   paper: {}", f.paper);
-                println!("   model: {}", f.model);
+                outln!("   claim: {}", f.claim);
+                outln!("   paper: {}", f.paper);
+                outln!("   model: {}", f.model);
                 for n in &f.numbers {
-                    println!(
+                    outln!(
                         "   number: {}: paper {}{} {}, model {:.2} {}, difference {:+.2} {} [{}]",
                         n.quantity,
                         n.bound.prefix(),
@@ -267,13 +299,13 @@ fn run(args: &[String]) -> Result<(), String> {
                     );
                 }
             }
-            println!("{held} of {} findings hold", all.len());
+            outln!("{held} of {} findings hold", all.len());
             Ok(())
         }
         Some("calibration") => {
-            println!("| constant | value | unit | source |\n| --- | --- | --- | --- |");
+            outln!("| constant | value | unit | source |\n| --- | --- | --- | --- |");
             for c in calibration::TABLE {
-                println!("| {} | {} | {} | {} |", c.name, c.value, c.unit, c.source);
+                outln!("| {} | {} | {} | {} |", c.name, c.value, c.unit, c.source);
             }
             Ok(())
         }
@@ -306,7 +338,7 @@ fn bench() {
     }
     samples.sort_by(f64::total_cmp);
     let median = samples[samples.len() / 2];
-    println!(
+    outln!(
         "evaluation: median {:.3} us ({:.0} evaluations/s), p95 {:.3} us",
         median * 1e6,
         1.0 / median,
@@ -335,7 +367,7 @@ fn bench() {
             c.report.mfu * 100.0
         )
     });
-    println!(
+    outln!(
         "search Llama-2 70B on 2048 H100 (global batch 1024): median {:.3} ms, {} layouts evaluated, {} out of memory; best {}",
         times[times.len() / 2] * 1e3,
         result.evaluated,

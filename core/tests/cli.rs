@@ -1,0 +1,87 @@
+//! The command-line tool as a user runs it: bounded counts, readable
+//! errors, a closed pipe. Built only with the `cli` feature
+//! (`cargo test -p scalescope-core --features cli --test cli`).
+#![cfg(feature = "cli")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+fn scalescope(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalescope"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("scalescope runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const SCENARIO: &str = r#"{"hardware":{"gpu":"h100","nodes":4},"model":"llama2-7b","seq_len":4096,
+"global_batch":64,"micro_batch":2,"parallel":{"dp":"fsdp"}}"#;
+
+#[test]
+fn every_count_the_user_types_is_bounded_and_named() {
+    for top in ["100000000", "18446744073709551615", "0", "-3", "many"] {
+        let out = scalescope(&["search", "-", "--top", top], SCENARIO);
+        assert_eq!(out.status.code(), Some(2), "--top {top}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--top") && err.contains("10000"), "{err}");
+    }
+    let many = vec!["1"; 5000].join(",");
+    let out = scalescope(&["sweep", "-", "--nodes", &many], SCENARIO);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 4096"));
+    let ok = scalescope(&["search", "-", "--top", "3"], SCENARIO);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_the_tool_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalescope"))
+        .arg("validate")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe closes after one line.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.contains("published"), "{first}");
+    assert!(out.status.success(), "{:?}", out.status);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked") && err.is_empty(), "{err}");
+}
+
+#[test]
+fn an_echo_of_the_users_input_is_cut_to_a_readable_length() {
+    let key = "k".repeat(100_000);
+    let out = scalescope(&["eval", "-"], &format!("{{\"{key}\": 1}}"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.len() < 600, "{} bytes", out.stderr.len());
+    let out = scalescope(&["eval", "-", "--stack", &key], SCENARIO);
+    assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
+}
+
+#[test]
+fn the_stack_flag_runs_the_file_under_another_stack() {
+    let paper = scalescope(&["eval", "-"], SCENARIO);
+    let megatron = scalescope(&["eval", "-", "--stack", "megatron"], SCENARIO);
+    assert!(paper.status.success() && megatron.status.success());
+    assert_ne!(paper.stdout, megatron.stdout);
+    let out = scalescope(&["eval", "-", "--stack", "deepspeed"], SCENARIO);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--stack deepspeed"));
+}
