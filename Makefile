@@ -18,7 +18,7 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt clippy clippy-wasm cargo-test nostd dist size e2e budgets screenshot docs clean
+        fmt clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size e2e budgets screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
@@ -27,6 +27,7 @@ help:
 	@echo "make dist        trunk build --release into dist/"
 	@echo "make budgets     repaint/load/memory/size budgets of dist/ in headless Chromium"
 	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
+	@echo "make fuzz        seeded random-scenario campaign: 10 million evaluations, searches, sweeps, mutated files"
 	@echo "make docs        regenerate docs/calibration.md, findings.md and validation.md from the model"
 	@echo "make versions    show installed tool versions"
 
@@ -50,13 +51,14 @@ serve: build-tools
 
 # Order matters (.NOTPARALLEL keeps it): cheap checks first, browser tests last,
 # so the run ends with the test runner's own summary line.
-test: test-tools fmt clippy clippy-wasm cargo-test nostd dist size budgets e2e
+test: test-tools fmt clippy clippy-wasm cargo-test fuzz-short nostd dist size budgets e2e
 
 fmt:
 	cargo fmt --all --check
 
 clippy:
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p scalescope-core --features cli --all-targets -- -D warnings
 
 clippy-wasm:
 	cargo clippy -p scalescope-app --target $(WASM) -- -D warnings
@@ -65,6 +67,14 @@ cargo-test:
 	cargo test --workspace
 	cargo test -p scalescope-core --features cli --test cli
 	bash scripts/gen-docs.sh --check
+
+# A seeded random-scenario campaign over the parser, evaluation, search and
+# sweeps (core/src/bin/fuzz.rs): 10 million evaluations, a short one in make test.
+fuzz:
+	cargo run --quiet --release -p scalescope-core --features cli --bin fuzz -- --evaluations 10000000
+
+fuzz-short:
+	cargo run --quiet --release -p scalescope-core --features cli --bin fuzz -- --evaluations 100000
 
 # Regenerate docs/calibration.md, findings.md and validation.md from the model.
 docs:

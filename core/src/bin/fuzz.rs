@@ -1,0 +1,375 @@
+//! `fuzz`: a seeded random-scenario campaign over the scenario parser,
+//! evaluation, layout search and sweeps. Every scenario goes through the
+//! public path (`Scenario` -> `to_config` -> `evaluate`); every report must
+//! be finite, with MFU and HFU in [0, 1], the step equal to its breakdown and
+//! no exposed communication above its total. Any failure prints the scenario
+//! and exits 1; otherwise the counts are printed.
+//!
+//!   fuzz [--evaluations N] [--seed S]     (default 10,000,000 and 1)
+//!
+//! N counts scenarios evaluated; those refused with a named error (a
+//! layout that does not divide, an fp8 run on A100, a value out of range)
+//! come on top and are counted by reason.
+
+use scalescope_core::evaluate::{evaluate, Report};
+use scalescope_core::hardware::GPUS;
+use scalescope_core::model::{Mlp, Model, PRESETS};
+use scalescope_core::scenario::{
+    DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
+};
+use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
+use scalescope_core::stack::STACKS;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// xorshift64*: small, fast and the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[usize::try_from(self.below(items.len() as u64)).unwrap_or(0)]
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    /// Mostly small powers of two, sometimes anything (zero and huge too).
+    fn count(&mut self, max_pow: u32) -> u32 {
+        match self.below(60) {
+            0 => 0,
+            1 => u32::try_from(self.below(1 << 20)).unwrap_or(0),
+            2 => u32::try_from(self.next() >> 32).unwrap_or(0),
+            _ => 1 << self.below(u64::from(max_pow) + 1),
+        }
+    }
+    /// A what-if value: plausible, or zero, negative, tiny, huge or not a number.
+    fn what_if(&mut self) -> f64 {
+        match self.below(12) {
+            0 => 0.0,
+            1 => -1.0,
+            2 => f64::NAN,
+            3 => 1e-300,
+            4 => 1e30,
+            _ => 1e-3 + (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
+        }
+    }
+}
+
+fn scenario(r: &mut Rng) -> Scenario {
+    let gpu = r.pick(&GPUS);
+    let opt = |r: &mut Rng| if r.chance(4) { Some(r.what_if()) } else { None };
+    let model = if r.chance(80) {
+        ModelSpec::Preset(String::from(r.pick(PRESETS).id))
+    } else {
+        // Mostly a well-formed shape (heads split the width, kv heads the
+        // heads), sometimes anything.
+        let heads = r.count(7);
+        let kv = heads >> r.below(4);
+        ModelSpec::Custom(Model {
+            layers: if r.chance(90) {
+                1 + u32::try_from(r.below(160)).unwrap_or(0)
+            } else {
+                r.count(8)
+            },
+            hidden: if r.chance(90) {
+                heads.saturating_mul(64 << r.below(3))
+            } else {
+                r.count(15)
+            },
+            heads,
+            kv_heads: if r.chance(90) { kv.max(1) } else { r.count(6) },
+            ffn: r.count(16),
+            vocab: r.count(18),
+            mlp: r.pick(&[Mlp::Swiglu, Mlp::Gelu]),
+        })
+    };
+    let (tp, cp) = (r.count(4), r.count(2));
+    let pp = if r.chance(70) {
+        r.count(4)
+    } else {
+        u32::try_from(r.below(130)).unwrap_or(1)
+    };
+    let nodes = r.count(10);
+    let micro_batch = r.count(4);
+    // Mostly a batch that splits over the replicas (8 GPUs a node).
+    let dp = (u64::from(nodes) * 8 / (u64::from(tp) * u64::from(pp) * u64::from(cp)).max(1)).max(1);
+    let global_batch = if r.chance(80) {
+        u32::try_from(dp * u64::from(micro_batch) * (1 << r.below(5))).unwrap_or(u32::MAX)
+    } else {
+        r.count(14)
+    };
+    Scenario {
+        hardware: HardwareSpec {
+            gpu: String::from(gpu.id),
+            nodes,
+            gpus_per_node: if r.chance(20) { Some(r.count(5)) } else { None },
+            inter_node_gbps_per_gpu: opt(r),
+            peak_tflops: opt(r),
+            hbm_gib: opt(r),
+            hbm_gb_per_s: opt(r),
+            nvlink_gb_per_s: opt(r),
+            dp_overlap_gb_per_s: opt(r),
+        },
+        model,
+        seq_len: if r.chance(90) {
+            256 << r.below(8)
+        } else {
+            r.count(18)
+        },
+        global_batch,
+        micro_batch,
+        parallel: Parallel {
+            dp: r.pick(&[
+                DataParallel::Ddp,
+                DataParallel::Zero1,
+                DataParallel::Fsdp,
+                DataParallel::FsdpFull,
+                DataParallel::Hsdp,
+            ]),
+            tp,
+            pp,
+            cp,
+            sp: r.chance(50),
+            schedule: r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
+            virtual_stages: r.count(3),
+        },
+        recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
+        precision: r.pick(&[Precision::Bf16, Precision::Fp16, Precision::Fp8]),
+        stack: r.pick(&STACKS),
+    }
+}
+
+/// Why a report is wrong, if it is.
+fn fault(r: &Report) -> Option<String> {
+    let b = &r.breakdown;
+    let numbers = [
+        r.step_time_s,
+        r.tokens_per_s,
+        r.tokens_per_s_per_gpu,
+        r.tflops_per_gpu,
+        r.mfu,
+        r.mfu_palm,
+        r.hfu,
+        r.exposed_comm_fraction,
+        r.exposed_comm_trace_fraction,
+        r.compute_fraction,
+        r.power_w_per_gpu,
+        r.power_w_cluster,
+        r.tokens_per_joule,
+        r.memory_gib_per_gpu,
+        b.forward.0,
+        b.backward.0,
+        b.recompute.0,
+        b.optimizer.0,
+        b.bubble.0,
+        b.contention.0,
+        b.host.0,
+    ];
+    if let Some(x) = numbers.iter().find(|x| !x.is_finite() || **x < 0.0) {
+        return Some(format!("a number is {x}"));
+    }
+    if !(r.mfu <= 1.0 && r.hfu <= 1.0) {
+        return Some(format!("MFU {} HFU {}", r.mfu, r.hfu));
+    }
+    if (b.step().0 - r.step_time_s).abs() > 1e-9 * r.step_time_s.max(1e-12) {
+        return Some(format!(
+            "step {} but breakdown {}",
+            r.step_time_s,
+            b.step().0
+        ));
+    }
+    for (name, c) in b.comms() {
+        if !(c.total.0.is_finite()
+            && c.exposed.0 >= 0.0
+            && c.exposed.0 <= c.total.0 * (1.0 + 1e-12))
+        {
+            return Some(format!("{name}: exposed {} of {}", c.exposed.0, c.total.0));
+        }
+    }
+    None
+}
+
+#[derive(Default)]
+struct Counts {
+    scenarios: u64,
+    evaluated: u64,
+    refused: u64,
+    searches: u64,
+    layouts: u64,
+    sweep_points: u64,
+    documents: u64,
+    failures: u64,
+    /// Refusals by the kind of error (its variant's name).
+    reasons: std::collections::BTreeMap<String, u64>,
+}
+
+fn fail(what: &str, s: &Scenario, why: &str) {
+    eprintln!(
+        "fuzz: {what}: {why}\n{}",
+        serde_json::to_string(s).unwrap_or_default()
+    );
+}
+
+/// One campaign from `seed`, until `n` scenarios have been evaluated (the
+/// ones refused with a named error come on top).
+fn campaign(n: u64, seed: u64) -> Counts {
+    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut c = Counts::default();
+    let explorer = SearchSpace::explorer(DataParallel::Fsdp);
+    while c.evaluated < n && c.scenarios < n.saturating_mul(100).max(1000) {
+        let s = scenario(&mut r);
+        c.scenarios += 1;
+        match s
+            .to_config()
+            .and_then(|cfg| evaluate(&cfg).map(|rep| (cfg, rep)))
+        {
+            Ok((cfg, rep)) => {
+                c.evaluated += 1;
+                if let Some(why) = fault(&rep) {
+                    fail("evaluate", &s, &why);
+                    c.failures += 1;
+                }
+                if c.evaluated % 500 == 0 {
+                    let found = search(&cfg, &explorer, Objective::Throughput, 3);
+                    c.searches += 1;
+                    for cand in &found.best {
+                        c.layouts += 1;
+                        if let Some(why) = fault(&cand.report) {
+                            fail("search", &s, &why);
+                            c.failures += 1;
+                        }
+                    }
+                }
+                if c.evaluated % 250 == 1 {
+                    let nodes = [1, 2, r.count(10), 64, r.count(12)];
+                    let best = r.chance(50).then_some((&explorer, Objective::Throughput));
+                    for p in sweep(
+                        &cfg,
+                        &nodes,
+                        r.pick(&[Scaling::Weak, Scaling::Strong]),
+                        best,
+                    ) {
+                        c.sweep_points += 1;
+                        if let Some(why) = p.result.as_ref().ok().and_then(fault) {
+                            fail("sweep", &s, &why);
+                            c.failures += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                c.refused += 1;
+                let kind = format!("{e:?}");
+                let kind = kind.split([' ', '{', '(']).next().unwrap_or("").to_owned();
+                *c.reasons.entry(kind).or_default() += 1;
+            }
+        }
+        if c.scenarios % 50 == 0 {
+            // A written scenario with a few bytes changed: parsed, checked
+            // and evaluated without a panic.
+            let mut bytes = serde_json::to_vec(&s).unwrap_or_default();
+            for _ in 0..=r.below(4) {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = usize::try_from(r.below(bytes.len() as u64)).unwrap_or(0);
+                bytes[at] = r.pick(b"0123456789{}[]:,\"-.eE xyz");
+            }
+            c.documents += 1;
+            if let Ok(doc) = serde_json::from_slice::<Scenario>(&bytes) {
+                if let Ok(rep) = doc.to_config().and_then(|cfg| evaluate(&cfg)) {
+                    if let Some(why) = fault(&rep) {
+                        fail("document", &doc, &why);
+                        c.failures += 1;
+                    }
+                }
+            }
+        }
+    }
+    c
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str, default: u64| -> Result<u64, String> {
+        match args.iter().position(|a| a == name) {
+            None => Ok(default),
+            Some(i) => args
+                .get(i + 1)
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|&v| v <= 10_000_000_000)
+                .ok_or_else(|| format!("{name}: give a count up to 10,000,000,000")),
+        }
+    };
+    let (n, seed) = match (value("--evaluations", 10_000_000), value("--seed", 1)) {
+        (Ok(n), Ok(s)) => (n, s),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("fuzz: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let t = Instant::now();
+    // Two workers, one per core, on seeds derived from the one given.
+    let halves = [n / 2, n - n / 2];
+    let results: Vec<Counts> = std::thread::scope(|scope| {
+        let handles: Vec<_> = halves
+            .iter()
+            .enumerate()
+            .map(|(k, &part)| scope.spawn(move || campaign(part, seed * 2 + k as u64)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut total = Counts::default();
+    for c in &results {
+        total.scenarios += c.scenarios;
+        total.evaluated += c.evaluated;
+        total.refused += c.refused;
+        total.searches += c.searches;
+        total.layouts += c.layouts;
+        total.sweep_points += c.sweep_points;
+        total.documents += c.documents;
+        total.failures += c.failures;
+        for (k, v) in &c.reasons {
+            *total.reasons.entry(k.clone()).or_default() += v;
+        }
+    }
+    println!(
+        "fuzz (seed {seed}): {} scenarios in {:.1} s: {} evaluated, {} refused with a named error; \
+         {} searches ({} best layouts checked), {} sweep points, {} mutated documents; {} failures",
+        total.scenarios,
+        t.elapsed().as_secs_f64(),
+        total.evaluated,
+        total.refused,
+        total.searches,
+        total.layouts,
+        total.sweep_points,
+        total.documents,
+        total.failures
+    );
+    let mut reasons: Vec<_> = total.reasons.iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(a.1));
+    println!(
+        "refused by: {}",
+        reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if total.failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
