@@ -31,6 +31,57 @@ fn row(fields: &[String]) -> String {
     line
 }
 
+/// `csv` (as [`csv`] writes it) as an HTML table for people: the header
+/// row as column heads, every field escaped.
+#[must_use]
+pub fn csv_table(csv: &str, caption: &str) -> String {
+    let mut out = format!(
+        "<table class=\"numbers data-table\" tabindex=\"0\"><caption>{}</caption>",
+        crate::format::escape_html(caption)
+    );
+    for (k, line) in csv.lines().enumerate() {
+        let (open, close) = if k == 0 {
+            ("<th scope=\"col\">", "</th>")
+        } else {
+            ("<td>", "</td>")
+        };
+        out.push_str(if k == 0 { "<thead><tr>" } else { "<tr>" });
+        for f in fields(line) {
+            out.push_str(open);
+            out.push_str(&crate::format::escape_html(&f));
+            out.push_str(close);
+        }
+        out.push_str(if k == 0 {
+            "</tr></thead><tbody>"
+        } else {
+            "</tr>"
+        });
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The fields of one CSV line: commas split, double quotes group (a
+/// doubled quote inside stands for one).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        let last = out.len() - 1;
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                out[last].push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(String::new()),
+            (c, _) => out[last].push(c),
+        }
+    }
+    out
+}
+
 /// A number as CSV writes it: enough digits to re-plot, no exponent noise.
 fn n(v: f64) -> String {
     if v.is_finite() {
@@ -663,5 +714,19 @@ mod tests {
         let (c, _) = import_scenario(&text).unwrap();
         assert_eq!((c.nodes, c.tp, c.scaling), (32, 2, Scaling::Weak));
         assert_eq!(c.local_batch, 2);
+    }
+
+    #[test]
+    fn a_charts_data_reads_as_a_table_with_every_row() {
+        let v = crate::state::compute(&crate::state::Controls::default());
+        for chart in Chart::ALL {
+            let text = csv(chart, &v);
+            let table = csv_table(&text, chart.title());
+            let rows = table.matches("<tr>").count();
+            assert_eq!(rows, text.lines().count(), "{chart:?}");
+            assert!(!table.contains("<script"));
+        }
+        let quoted = fields(r#"a,"b, c","say ""hi""""#);
+        assert_eq!(quoted, ["a", "b, c", r#"say "hi""#]);
     }
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod bars;
 pub mod canvas;
+pub mod describe;
 mod grid;
 mod lines;
 

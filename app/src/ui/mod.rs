@@ -210,6 +210,8 @@ pub fn App() -> impl IntoView {
     let visible: StoredValue<Vec<bool>> = StoredValue::new(vec![true; Chart::ALL.len()]);
     let stale: StoredValue<Vec<bool>> = StoredValue::new(vec![false; Chart::ALL.len()]);
     let latest: StoredValue<Option<Views>> = StoredValue::new(None);
+    // Each chart in words, for screen readers and the Data table's caption.
+    let summaries: RwSignal<Vec<String>> = RwSignal::new(vec![String::new(); Chart::ALL.len()]);
 
     // Paints chart `i` from the latest views if it was skipped while off
     // screen (as it scrolls in, or before an export).
@@ -366,6 +368,18 @@ pub fn App() -> impl IntoView {
             last_good.set(Some((views.current.clone(), c.clone())));
         }
         readout.set(Some((views.current.clone(), c)));
+        summaries.set(
+            Chart::ALL
+                .iter()
+                .map(|&ch| {
+                    if shown_charts.contains(&ch) {
+                        crate::charts::describe::describe(ch, &views)
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect(),
+        );
         latest.set_value(Some(views));
         let end = now_ms();
         publish("data-last-compute-ms", &format!("{:.3}", t1 - t0));
@@ -755,6 +769,7 @@ pub fn App() -> impl IntoView {
         }
     };
 
+    let data_open: RwSignal<Vec<bool>> = RwSignal::new(vec![false; Chart::ALL.len()]);
     let cards = shown
         .iter()
         .map(|&chart| {
@@ -796,6 +811,7 @@ pub fn App() -> impl IntoView {
                             data-chart-index=i.to_string()
                             role="img"
                             aria-label=chart.title()
+                            aria-describedby=format!("summary-{}", chart.id())
                             height=CHART_HEIGHT.to_string()
                             node_ref=node
                             on:mousemove=on_move
@@ -820,6 +836,24 @@ pub fn App() -> impl IntoView {
                                 })
                         }}
                     </div>
+                    <p class="sr-only" id=format!("summary-{}", chart.id()) data-testid=format!("summary-{}", chart.id())>
+                        {move || summaries.with(|s| s.get(i).cloned().unwrap_or_default())}
+                    </p>
+                    <details class="data" data-testid=format!("data-{}", chart.id()) on:toggle=move |ev| {
+                        let open = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+                        data_open.update(|d| d[i] = open);
+                    }>
+                        <summary>"Data"</summary>
+                        <div inner_html=move || {
+                            if !data_open.with(|d| d[i]) {
+                                return String::new();
+                            }
+                            let caption = summaries.with(|s| s.get(i).cloned().unwrap_or_default());
+                            latest
+                                .with_value(|v| v.as_ref().map(|v| crate::export::csv_table(&crate::export::csv(chart, v), &caption)))
+                                .unwrap_or_default()
+                        }></div>
+                    </details>
                 </figure>
             }
         })
@@ -919,6 +953,7 @@ pub fn App() -> impl IntoView {
         };
         return view! {
             <main class="embed-view" data-testid="embed">
+                <h1 class="sr-only">"ScaleScope: diminishing returns in distributed training"</h1>
                 <div class="embed-controls" role="group" aria-label="Controls">
                     {slider_view(nodes_slider)}
                     {slider_view(seq_slider)}

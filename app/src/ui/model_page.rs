@@ -257,6 +257,7 @@ pub fn view() -> impl IntoView {
         Duration::from_millis(10),
     );
     view! {
+        <main class="model-main">
         <article class="model-page" data-testid="model-page">
             <div inner_html=static_part()></div>
             <section id="model-validation" class="model-section">
@@ -287,5 +288,6 @@ pub fn view() -> impl IntoView {
             </section>
             <p><a href="#" class="back">"Back to the explorer"</a></p>
         </article>
+        </main>
     }
 }
