@@ -18,7 +18,7 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size e2e budgets screenshot docs clean
+        fmt clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size firefox e2e budgets screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
@@ -51,7 +51,7 @@ serve: build-tools
 
 # Order matters (.NOTPARALLEL keeps it): cheap checks first, browser tests last,
 # so the run ends with the test runner's own summary line.
-test: test-tools fmt clippy clippy-wasm cargo-test fuzz-short nostd dist size budgets e2e
+test: test-tools fmt clippy clippy-wasm cargo-test fuzz-short nostd dist size budgets firefox e2e
 
 fmt:
 	cargo fmt --all --check
@@ -95,6 +95,11 @@ size:
 budgets:
 	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }
 	cd tests && node budgets.mjs
+
+# The second engine: a smoke test in Firefox ESR (tests/firefox.mjs).
+firefox:
+	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }
+	cd tests && node firefox.mjs
 
 e2e:
 	@test -f dist/index.html || { echo "dist/index.html missing: run make dist first" >&2; exit 1; }

@@ -4,7 +4,7 @@
 # (apart from nothing: every check below is local).
 #
 #   scripts/setup.sh build-tools   wasm32 target, trunk, wasm-bindgen-cli
-#   scripts/setup.sh test-tools    build-tools + chromium/chromedriver + npm ci in tests/
+#   scripts/setup.sh test-tools    build-tools + chromium/chromedriver + firefox-esr + npm ci in tests/
 #   scripts/setup.sh versions      print what is installed
 set -euo pipefail
 
@@ -127,6 +127,26 @@ ensure_chromium() {
   [ -x "$CHROMIUM" ] || die "$CHROMIUM missing after apt-get install"
 }
 
+FIREFOX="/usr/bin/firefox-esr"
+
+# The second engine of the smoke test (tests/firefox.mjs): Debian's Firefox ESR.
+ensure_firefox() {
+  if [ -x "$FIREFOX" ]; then
+    log "ok: firefox-esr in /usr/bin"
+    return
+  fi
+  need apt-get "firefox-esr comes from Debian packages"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    need sudo "root is needed for apt-get"
+    sudo="sudo"
+  fi
+  log "installing firefox-esr with apt-get"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends firefox-esr
+  [ -x "$FIREFOX" ] || die "$FIREFOX missing after apt-get install"
+}
+
 ensure_node_modules() {
   need node "node 20 or newer is required"
   need npm "npm comes with node"
@@ -143,7 +163,7 @@ ensure_node_modules() {
   fi
   log "running npm ci in tests/"
   # Never download Playwright's own browsers: the tests use Debian's chromium.
-  (cd tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  (cd tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
   echo "$want" > "$stamp"
 }
 
@@ -152,6 +172,7 @@ versions() {
   printf '%-14s %s\n' trunk "$(tool_version trunk || true)"
   printf '%-14s %s (Cargo.lock wants %s)\n' wasm-bindgen "$(tool_version wasm-bindgen || true)" "$(wasm_bindgen_lock_version)"
   printf '%-14s %s\n' chromium "$("$CHROMIUM" --version 2>/dev/null | tail -n 1 || echo none)"
+  printf '%-14s %s\n' firefox "$("$FIREFOX" --version 2>/dev/null || echo none)"
   printf '%-14s %s\n' node "$(node --version 2>/dev/null || echo none)"
 }
 
@@ -166,6 +187,7 @@ case "${1:-}" in
     ensure_trunk
     ensure_wasm_bindgen
     ensure_chromium
+    ensure_firefox
     ensure_node_modules
     ;;
   versions)

@@ -1,0 +1,110 @@
+// A smoke test of the built site (../dist) in a second engine: Debian's
+// Firefox ESR driven by puppeteer-core over WebDriver BiDi (no browser
+// download). It loads the explorer, moves a slider, opens the tour and the
+// model page, exports a CSV, and fails on any console error or uncaught
+// exception. `make firefox`; part of `make test`.
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const port = Number(process.env.FIREFOX_PORT || 8092);
+const base = `http://127.0.0.1:${port}`;
+const executablePath = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+
+function check(ok, what) {
+  if (!ok) throw new Error(`firefox: ${what}`);
+  console.log(`  ok  ${what}`);
+}
+
+async function waitForServer(url, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', String(port)], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let browser;
+try {
+  await waitForServer(base);
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    protocol: 'webDriverBiDi',
+    extraPrefsFirefox: { 'network.proxy.type': 0, 'app.update.enabled': false },
+  });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  const draws = () => page.evaluate(() => Number(document.body.dataset.draws || 0));
+
+  await page.goto(`${base}/`, { waitUntil: 'load' });
+  await page.waitForFunction(() => Number(document.body.dataset.draws || 0) > 0, { timeout: 30_000 });
+  const drawn = await page.evaluate(() =>
+    [...document.querySelectorAll('canvas[data-testid^="chart-"]')].filter((c) => {
+      const ctx = c.getContext('2d');
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      let inked = 0;
+      for (let i = 3; i < data.length; i += 4 * 97) if (data[i] > 0) inked += 1;
+      return inked > 20;
+    }).length,
+  );
+  check(drawn === 8, `all 8 charts drawn (${drawn})`);
+
+  const before = await draws();
+  await page.focus('[data-testid="nodes-slider"]');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => Number(document.body.dataset.draws || 0) > n, { timeout: 10_000 }, before);
+  const nodes = await page.$eval('[data-testid="nodes-input"]', (e) => e.value);
+  check(nodes === '64', `a slider moves and the charts repaint (nodes ${nodes})`);
+
+  await page.click('[data-testid="tour-start"]');
+  await page.waitForSelector('[data-testid="tour"]', { visible: true, timeout: 10_000 });
+  check(true, 'the tour opens');
+
+  await page.goto(`${base}/#model`, { waitUntil: 'load' });
+  await page.waitForSelector('[data-testid="model-page"]', { visible: true, timeout: 15_000 });
+  await page.waitForFunction(
+    () => /of 14 findings hold/.test(document.querySelector('[data-testid="validation-summary"]')?.textContent || ''),
+    { timeout: 60_000 },
+  );
+  check(true, 'the model page opens and validates against the paper');
+
+  await page.goto(`${base}/`, { waitUntil: 'load' });
+  await page.waitForFunction(() => Number(document.body.dataset.draws || 0) > 0, { timeout: 30_000 });
+  // Keep the blob the page hands to the download, to read it back.
+  await page.evaluate(() => {
+    const make = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob) => {
+      window.__lastBlob = blob;
+      return make(blob);
+    };
+  });
+  await page.click('[data-testid="export-throughput-csv"]');
+  await page.waitForFunction(() => window.__lastBlob !== undefined, { timeout: 10_000 });
+  const csv = await page.evaluate(() => window.__lastBlob.text());
+  const lines = csv.trim().split('\n');
+  check(lines[0].startsWith('nodes,gpus,') && lines.length >= 10, `the CSV export is well formed (${lines.length} lines)`);
+
+  check(problems.length === 0, `no console error or exception${problems.length ? `: ${problems.join('; ')}` : ''}`);
+  console.log('firefox smoke test passed');
+} finally {
+  if (browser) await browser.close();
+  server.kill();
+}
