@@ -17,13 +17,13 @@
 // budget), so that noise on a shared machine does not fail the build; the
 // table always shows the exact figures and the plain budget verdict.
 
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { launchOptions, viewport } from './chromium.mjs';
+import { serveDist } from './local-server.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -32,18 +32,6 @@ const base = `http://127.0.0.1:${port}`;
 const MOVES = Number(process.env.BUDGET_MOVES || 200);
 const SOAK = Number(process.env.BUDGET_SOAK || 5000);
 
-async function waitForServer(url, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -103,14 +91,11 @@ async function measureMoves(page, moves) {
   return { latencies, computeTimes, paintTimes, paintedCounts };
 }
 
-const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', String(port)], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const server = await serveDist(port);
 
 let browser;
 const rows = [];
 try {
-  await waitForServer(`${base}/index.html`);
   browser = await chromium.launch(launchOptions);
   const context = await browser.newContext({ viewport });
   await context.addInitScript(() => {

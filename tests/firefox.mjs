@@ -4,13 +4,10 @@
 // model page, exports a CSV, and fails on any console error or uncaught
 // exception. `make firefox`; part of `make test`.
 
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { serveDist } from './local-server.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const port = Number(process.env.FIREFOX_PORT || 8092);
+const port = Number(process.env.FIREFOX_PORT || 8093);
 const base = `http://127.0.0.1:${port}`;
 const executablePath = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
@@ -19,25 +16,10 @@ function check(ok, what) {
   console.log(`  ok  ${what}`);
 }
 
-async function waitForServer(url, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
-const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', String(port)], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const server = await serveDist(port);
 let browser;
 try {
-  await waitForServer(base);
   browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath,

@@ -8,39 +8,23 @@
 // Starts its own serve-dist.mjs on port 8091 so it can run next to
 // `make serve` (8080) and the end-to-end tests (8090).
 
-import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launchOptions, viewport } from './chromium.mjs';
+import { serveDist } from './local-server.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const out = resolve(process.argv[2] || join(here, 'out', 'page.png'));
 const port = Number(process.env.SCREENSHOT_PORT || 8091);
 const base = `http://127.0.0.1:${port}`;
 
-async function waitForServer(url, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
-const server = spawn(process.execPath, [join(here, 'serve-dist.mjs'), '--port', String(port)], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const server = await serveDist(port);
 
 let browser;
 try {
-  await waitForServer(`${base}/index.html`);
   browser = await chromium.launch(launchOptions);
   const size = (process.env.SCREENSHOT_SIZE || '').split('x').map(Number);
   const page = await browser.newPage({ viewport: size.length === 2 ? { width: size[0], height: size[1] } : viewport });

@@ -50,7 +50,15 @@ pub struct Preset {
     pub model: Model,
 }
 
-const fn llama(layers: u32, hidden: u32, heads: u32, kv_heads: u32, ffn: u32, vocab: u32) -> Model {
+/// A Llama-style decoder (SwiGLU MLP) of this shape.
+pub(crate) const fn llama(
+    layers: u32,
+    hidden: u32,
+    heads: u32,
+    kv_heads: u32,
+    ffn: u32,
+    vocab: u32,
+) -> Model {
     Model {
         layers,
         hidden,
