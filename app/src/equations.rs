@@ -176,9 +176,11 @@ pub const SECTIONS: &[Section] = &[
              ReduceScatter). A group of n ranks, r to a node, spans M = ⌈n ÷ r⌉ nodes: inside one \
              node the bus is NVLink (one direction, at 80%); across nodes it is the slower of \
              NVLink and the group's r InfiniBand rails at 90% of line rate.",
-            "AllGather and ReduceScatter run as a ring; AllReduce takes the faster of a ring \
-             (twice the steps) and NCCL's double binary tree, whose latency grows with log2 of \
-             the node count instead of the rank count, and a point-to-point send pays one step. \
+            "AllGather and ReduceScatter run as a ring; AllReduce takes the fastest of a ring \
+             (twice the steps), NCCL's double binary tree, whose latency grows with log2 of the \
+             node count instead of the rank count, and, inside an H100 node, NVLS (the switch \
+             reduces, so each GPU sends and receives its buffer once, at 0.76 of the bus rate: \
+             about 480 GB/s over 8 GPUs); a point-to-point send pays one step. \
              In the step model every ring step and send is 1.6 times slower than NCCL's tuning \
              model (stragglers and jitter at scale) when the ring has more than two ranks; tree \
              hops, point-to-point sends and two-rank groups are not scaled. The explorer's \
@@ -199,7 +201,8 @@ pub const SECTIONS: &[Section] = &[
             "t_AR,ring = α + 2 × (n − M) × β_nvl + 2 × (M − 1) × β_net + 2 × S × (n − 1) ÷ n ÷ \
              B_bus",
             "t_AR,tree = α + 2 × ((r − 1) × γ_nvl + log2(M) × γ_net) + 2 × S ÷ (0.9 × B_bus)",
-            "t_AR = min(t_AR,ring, t_AR,tree)",
+            "t_AR,NVLS = α + S ÷ (B_nvl × 0.76)   (inside one node on H100 and later: the switch reduces)",
+            "t_AR = min(t_AR,ring, t_AR,tree, t_AR,NVLS)",
             "t_send = α + β + S ÷ B   (β_nvl and B_nvl if the peer shares the node, else β_net \
              and one rail's B_net)",
             "n = 1 or S = 0 ⇒ t = 0",
@@ -215,6 +218,7 @@ pub const SECTIONS: &[Section] = &[
             "NCCL_NVLINK_TREE_HOP_US",
             "NCCL_NETWORK_TREE_HOP_US",
             "RING_STEP_AT_SCALE_FACTOR",
+            "NVLS_EFFICIENCY",
         ],
     },
     Section {

@@ -96,6 +96,11 @@ pub const NVLINK_EFFICIENCY: f64 = 0.80;
 /// Fraction of the InfiniBand line rate NCCL achieves across nodes
 /// (nccl-tests: about 370 of 400 GB/s per DGX H100 node).
 pub const NETWORK_EFFICIENCY: f64 = 0.90;
+/// Share of the NVLink bus rate at which an NVLS AllReduce (the switch
+/// reduces; each GPU sends and receives its buffer once) moves the buffer:
+/// nccl-tests on 8 H100s reach about 480 GB/s of AllReduce bus bandwidth
+/// with NVLS, where the ring's 1.75 x 360 GB/s would be 630.
+pub const NVLS_EFFICIENCY: f64 = 0.76;
 /// NCCL tuning model: base latency of a ring or tree collective (µs).
 pub const NCCL_BASE_LATENCY_US: f64 = 8.4;
 /// NCCL tuning model: one ring step over NVLink, Simple protocol (µs).
@@ -293,6 +298,11 @@ pub const TABLE: &[Constant] = &[
         NETWORK_EFFICIENCY,
         "-",
         "nccl-tests inter-node bus bandwidth on DGX H100 with 8x400G"
+    ),
+    row!(
+        NVLS_EFFICIENCY,
+        "-",
+        "nccl-tests AllReduce with NVLS on 8 H100s, about 480 GB/s bus bandwidth (NCCL 2.17 and later; PyTorch 2.3 ships NCCL 2.20)"
     ),
     row!(
         NCCL_BASE_LATENCY_US,

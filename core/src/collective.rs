@@ -66,6 +66,8 @@ pub struct Links {
     /// tuning model (stragglers and jitter over many synchronised steps).
     /// Point-to-point sends and two-rank groups do not pay it.
     pub ring_step_factor: f64,
+    /// Whether AllReduce inside a node can reduce in the switch (NVLS).
+    pub nvls: bool,
 }
 
 /// The collective operations the model uses.
@@ -88,6 +90,9 @@ pub enum Algorithm {
     Ring,
     /// Two complementary binary trees across nodes, a chain inside each.
     Tree,
+    /// NVLink SHARP: the switch reduces, each GPU sends and receives its
+    /// buffer once (inside one node).
+    Nvls,
 }
 
 /// The modelled cost of one collective call.
@@ -131,6 +136,7 @@ pub fn ring_bus_bandwidth(group: Group, links: &Links) -> Bandwidth {
 ///     nvlink_tree_hop: Seconds::us(4.0),
 ///     network_tree_hop: Seconds::us(14.0),
 ///     ring_step_factor: 1.0,
+///     nvls: false,
 /// };
 /// // 1 GB gathered over the 8 GPUs of one node.
 /// let c = time(Collective::AllGather, Bytes::mb(1000.0), Group::new(8, 8), &links);
@@ -149,11 +155,19 @@ pub fn time(op: Collective, bytes: Bytes, group: Group, links: &Links) -> Collec
     }
     let best = if op == Collective::AllReduce {
         let tree = tree_allreduce(bytes, group, links);
-        if tree.0 < ring.0 {
+        let mut best = if tree.0 < ring.0 {
             (Algorithm::Tree, tree)
         } else {
             (Algorithm::Ring, ring)
+        };
+        if links.nvls && group.nodes() <= 1 {
+            let nvls =
+                links.base_latency + bytes / (links.nvlink * crate::calibration::NVLS_EFFICIENCY);
+            if nvls.0 < best.1 .0 {
+                best = (Algorithm::Nvls, nvls);
+            }
         }
+        best
     } else {
         (Algorithm::Ring, ring)
     };
@@ -225,6 +239,7 @@ mod tests {
             nvlink_tree_hop: Seconds::us(4.0),
             network_tree_hop: Seconds::us(14.0),
             ring_step_factor: 1.0,
+            nvls: false,
         }
     }
 
@@ -288,5 +303,27 @@ mod tests {
             ring_bus_bandwidth(Group::new(8, 8), &links).as_gb_s(),
             360.0
         );
+    }
+
+    #[test]
+    fn nvls_allreduce_reaches_480_gb_s_in_one_h100_node_and_nowhere_else() {
+        let mut links = h100();
+        links.nvls = true;
+        let bytes = Bytes::mb(1024.0);
+        let eight = time(Collective::AllReduce, bytes, Group::new(8, 8), &links);
+        assert_eq!(eight.algorithm, Algorithm::Nvls);
+        assert!(
+            (eight.bus_bandwidth.as_gb_s() - 479.0).abs() < 2.0,
+            "{eight:?}"
+        );
+        // Two ranks: the ring moves as little and is faster.
+        let two = time(Collective::AllReduce, bytes, Group::new(2, 2), &links);
+        assert_eq!(two.algorithm, Algorithm::Ring);
+        // Across nodes, or without a SHARP switch, no NVLS.
+        let nodes = time(Collective::AllReduce, bytes, Group::new(16, 8), &links);
+        assert_ne!(nodes.algorithm, Algorithm::Nvls);
+        let plain = time(Collective::AllReduce, bytes, Group::new(8, 8), &h100());
+        assert_ne!(plain.algorithm, Algorithm::Nvls);
+        assert!(plain.time.0 > eight.time.0);
     }
 }

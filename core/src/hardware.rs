@@ -44,6 +44,10 @@ pub struct Gpu {
     /// Streaming multiprocessors; NCCL kernels take some of them from
     /// compute while they run.
     pub sm_count: u32,
+    /// Whether the node's NVSwitch reduces in the switch (NVLink SHARP,
+    /// third-generation NVSwitch and later), which NCCL uses for AllReduce
+    /// inside a node.
+    pub nvlink_sharp: bool,
 }
 
 /// V100-SXM2-32GB in a DGX-1 (hybrid cube-mesh NVLink 2).
@@ -63,6 +67,7 @@ pub const V100: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
     sm_count: 80,
+    nvlink_sharp: false,
 };
 
 /// A100-SXM4-40GB in a DGX A100.
@@ -82,6 +87,7 @@ pub const A100_40GB: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
     sm_count: 108,
+    nvlink_sharp: false,
 };
 
 /// A100-SXM4-80GB in a DGX A100 (the paper's Ampere system).
@@ -110,6 +116,7 @@ pub const H100: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     sm_count: 132,
+    nvlink_sharp: true,
 };
 
 /// H200-SXM-141GB (extrapolated: H100 compute with more and faster HBM).
@@ -139,6 +146,7 @@ pub const B200: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     sm_count: 148,
+    nvlink_sharp: true,
 };
 
 /// Every built-in GPU, oldest first.
@@ -220,6 +228,7 @@ impl Cluster {
             nvlink_tree_hop: Seconds::us(cal::NCCL_NVLINK_TREE_HOP_US),
             network_tree_hop: Seconds::us(cal::NCCL_NETWORK_TREE_HOP_US),
             ring_step_factor: 1.0,
+            nvls: self.gpu.nvlink_sharp,
         }
     }
 }

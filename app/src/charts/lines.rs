@@ -457,7 +457,9 @@ pub(super) fn collectives<DB: DrawingBackend>(
         fn(&crate::state::BusBandwidth) -> f64,
     );
     let series: [Series; 2] = [
-        ("AllReduce (ring or tree)", palette::BLUE, |b| b.allreduce),
+        ("AllReduce (ring, tree or NVLS)", palette::BLUE, |b| {
+            b.allreduce
+        }),
         ("AllGather (ring)", palette::VERMILLION, |b| b.allgather),
     ];
     let mut hits = Vec::new();

@@ -105,7 +105,7 @@ impl Chart {
             Chart::Power => "Average power per GPU barely falls while throughput does, so tokens per joule drop (paper Figure 1).",
             Chart::Grid => "Every tensor and pipeline degree at the current GPU count, coloured by per-GPU throughput (paper Figures 6, 7 and 10).",
             Chart::Generations => "V100 to B200 at the current node count and workload (paper Figure 7 and section 4.4). * marks extrapolated parts.",
-            Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring) and AllReduce (ring or tree) against nodes (paper Figure 2).",
+            Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring) and AllReduce (ring, tree, or NVLS inside one H100 node) against nodes (paper Figure 2).",
             Chart::Memory => "Memory per GPU by part as the FSDP group grows, against the GPU's HBM (paper Figure 14).",
         }
     }
