@@ -2,13 +2,12 @@
 //! the pipeline, memory and power, as a named breakdown.
 
 use crate::calibration as cal;
-use crate::collective::{self, Collective, Group, Links};
+use crate::collective::Links;
 use crate::error::Error;
 use crate::memory::{self, Memory};
-use crate::model::Mlp;
+use crate::phases::{self, LayerCompute, Shape};
 use crate::power;
-use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
-use crate::stack::{FsdpSync, Placement, Stack};
+use crate::scenario::{Config, DataParallel, Schedule};
 use crate::units::{Bytes, Seconds};
 use serde::Serialize;
 
@@ -23,7 +22,7 @@ pub struct Comm {
 }
 
 impl Comm {
-    fn new(total: Seconds, exposed: Seconds) -> Self {
+    pub(crate) fn new(total: Seconds, exposed: Seconds) -> Self {
         let exposed = exposed.max(Seconds(0.0)).min(total);
         Self { total, exposed }
     }
@@ -181,55 +180,6 @@ pub struct Report {
     pub fits: bool,
 }
 
-/// Compute time of one layer for one micro-batch on one GPU.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LayerCompute {
-    /// Forward GEMMs.
-    pub gemm: Seconds,
-    /// Forward attention kernel.
-    pub attention: Seconds,
-    /// Forward element-wise (memory-bound) kernels.
-    pub elementwise: Seconds,
-}
-
-impl LayerCompute {
-    pub fn forward(&self) -> Seconds {
-        self.gemm + self.attention + self.elementwise
-    }
-    pub fn backward(&self) -> Seconds {
-        self.gemm * 2.0
-            + self.attention * cal::ATTENTION_BACKWARD_FACTOR
-            + self.elementwise * cal::BACKWARD_ELEMENTWISE_FACTOR
-    }
-    /// What a recomputation reruns in backward: everything for full; for
-    /// selective, the core attention where its scores are materialised
-    /// (Korthikanti et al.), the element-wise kernels under FlashAttention.
-    pub fn recompute(&self, r: Recompute, flash: bool) -> Seconds {
-        match r {
-            Recompute::None => Seconds(0.0),
-            Recompute::Selective if flash => self.elementwise,
-            Recompute::Selective => self.attention,
-            Recompute::Full => self.forward(),
-        }
-    }
-}
-
-/// Communication of `comm` seconds started beside `work` seconds of compute,
-/// where compute runs at `1 - slowdown` of its speed while both run.
-/// Returns the exposed communication and the compute's stretch; the span
-/// of the pair is `work + exposed + stretch`.
-fn overlap(comm: Seconds, work: Seconds, slowdown: f64) -> (Seconds, Seconds) {
-    let zero = Seconds(0.0);
-    let comm = comm.max(zero);
-    let work = work.max(zero);
-    let stretched = work / (1.0 - slowdown);
-    if comm.0 >= stretched.0 {
-        (comm - stretched, stretched - work)
-    } else {
-        (zero, comm * slowdown)
-    }
-}
-
 /// Evaluates one step of `cfg`, after checking it.
 ///
 /// ```
@@ -351,403 +301,127 @@ impl Step {
 /// The per-layer costs of one configuration, shared by its stages.
 pub(crate) struct Step {
     cfg: Config,
-    stack: Stack,
+    shape: Shape,
     links: Links,
     slowdown: f64,
-    peak_mm: f64,
-    hbm: crate::units::Bandwidth,
-    tokens: f64,
     m: f64,
     v: f64,
     layer: LayerCompute,
     head_fwd: Seconds,
-    tp_fwd: Seconds,
-    tp_bwd: Seconds,
-    tp_recompute: Seconds,
-    cp_f: Comm,
-    cp_b: Comm,
-    cp_con: Seconds,
+    tensor: phases::Tensor,
+    context: phases::Context,
     busy_fwd: Seconds,
     busy_bwd: Seconds,
     host_fwd: Seconds,
     host_bwd: Seconds,
-    dp_ranks: u32,
-    dp_per_node: u32,
 }
 
 impl Step {
-    #[allow(clippy::too_many_lines)]
+    /// Every cost of one layer and micro-batch: compute, the blocking
+    /// tensor-parallel collectives, the context-parallel exchanges, and
+    /// what the host's dispatch adds where the GPU outruns it.
     pub(crate) fn new(cfg: &Config) -> Self {
-        let gpu = &cfg.cluster.gpu;
-        let model = &cfg.model;
-        let stack = cfg.stack;
         let p = cfg.layout.parallel;
-        let recompute = cfg.layout.recompute;
-        let gpn = cfg.cluster.gpus_per_node;
-        let m = f64::from(cfg.micro_batches().max(1));
-        let (tp, cp) = (f64::from(p.tp), f64::from(p.cp));
-        let v = if p.schedule == Schedule::Interleaved && p.pp > 1 {
-            f64::from(p.virtual_stages)
-        } else {
-            1.0
-        };
+        let shape = Shape::of(cfg);
         let links = links(cfg);
-        let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US);
-        let slowdown = (cal::NCCL_CHANNELS / f64::from(gpu.sm_count.max(1))).clamp(0.0, 0.5);
-        let peak_mm = match cfg.precision {
-            Precision::Fp8 => gpu.peak_fp8.0,
-            Precision::Bf16 | Precision::Fp16 => gpu.peak_bf16.0,
-        };
-        let hbm = gpu.hbm_bandwidth * cal::HBM_EFFICIENCY;
-        let h = f64::from(model.hidden);
-        let seq = f64::from(cfg.seq_len);
-        let tokens = f64::from(cfg.layout.micro_batch) * seq / cp;
-        let sp_div = if p.sp { tp } else { 1.0 };
-
-        // Attention kernels see a key and value length of `seq / cp` (one
-        // ring step under context parallelism); a causal mask halves the
-        // score matrix.
-        let kv_len = seq / cp;
-        let attention_efficiency =
-            gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
-        let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
-        let attn_flops = 2.0 * tokens * seq * h / tp;
-        // Element-wise passes, each on the tensor it acts on: norms and
-        // residual adds on the hidden state (split by sequence
-        // parallelism), rotary on the local queries and keys, the MLP
-        // activation on the local FFN width. Ring attention merges each
-        // step's partial output into the running one (three passes).
-        let activation_passes = match model.mlp {
-            Mlp::Swiglu => stack.activation_passes,
-            Mlp::Gelu => cal::GELU_PASSES,
-        };
-        let ew_elements = (2.0 * stack.norm_passes + cal::RESIDUAL_PASSES) * tokens * h / sp_div
-            + stack.rotary_passes * tokens * (h + model.kv_dim()) / tp
-            + 3.0 * (cp - 1.0) * tokens * h / tp
-            + activation_passes * tokens * f64::from(model.ffn) / tp;
-        // Without FlashAttention the score matrix is computed in full (the
-        // mask applies afterwards) by two batched GEMMs, and element-wise
-        // kernels pass over it.
-        let attention = if stack.flash_attention {
-            Seconds(attn_flops / (gpu.peak_bf16.0 * attention_efficiency)) + t0 * cp
-        } else {
-            let scores = tokens * kv_len * f64::from(model.heads) / tp;
-            Seconds(2.0 * attn_flops / (gpu.peak_bf16.0 * gpu.gemm_efficiency))
-                + Bytes(2.0 * cal::SCORE_PASSES * scores) / hbm
-                + t0 * 2.0
-        };
-        let layer = LayerCompute {
-            gemm: Seconds(gemm_flops / (peak_mm * gpu.gemm_efficiency)) + t0 * cal::GEMMS_PER_LAYER,
-            attention,
-            elementwise: Bytes(2.0 * ew_elements) / hbm
-                + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
-                    * (stack.elementwise_kernels + 2.0 * (cp - 1.0)),
-        };
-        // Output head and loss, on the last stage.
-        let vocab = f64::from(model.vocab);
-        let head_fwd = Seconds(2.0 * tokens * h * vocab / tp / (peak_mm * gpu.gemm_efficiency))
-            + Bytes(3.0 * 4.0 * tokens * vocab / tp) / hbm
-            + t0;
-
-        // Tensor parallelism: two collectives per layer each way, blocking.
-        let tp_group = Group::new(p.tp, p.tp.min(gpn));
-        let act_bytes = Bytes(2.0 * tokens * h);
-        let tp_one = if p.sp {
-            collective::time(Collective::AllGather, act_bytes, tp_group, &links).time
-                + collective::time(Collective::ReduceScatter, act_bytes, tp_group, &links).time
-        } else {
-            collective::time(Collective::AllReduce, act_bytes, tp_group, &links).time
-        };
-        let tp_fwd = tp_one * 2.0;
-        let tp_bwd = tp_one * 2.0;
-        let tp_recompute = if recompute == Recompute::Full {
-            tp_fwd
-        } else {
-            Seconds(0.0)
-        };
-
-        // Context parallelism: a ring of K/V exchanges behind the attention blocks.
-        let zero = Seconds(0.0);
-        let (mut cp_f, mut cp_b, mut cp_con) = (Comm::default(), Comm::default(), zero);
-        let (mut cp_con_f, mut cp_con_b) = (zero, zero);
-        if p.cp > 1 {
-            let kv_local = (f64::from(model.kv_heads) / tp).max(1.0) * model.head_dim();
-            let kv_bytes = Bytes(2.0 * 2.0 * tokens * kv_local);
-            let same_node = p.tp.saturating_mul(p.cp) <= gpn;
-            let send = collective::send_recv(kv_bytes, same_node, &links);
-            let block_f = layer.attention / cp;
-            let block_b = block_f * cal::ATTENTION_BACKWARD_FACTOR;
-            let steps = cp - 1.0;
-            let (exp_f, con_f) = overlap(send, block_f, slowdown);
-            let (exp_b, con_b) = overlap(send * 2.0, block_b, slowdown);
-            cp_f = Comm::new(send * steps, exp_f * steps);
-            cp_b = Comm::new(send * (2.0 * steps), exp_b * steps);
-            cp_con_f = con_f * steps;
-            cp_con_b = con_b * steps;
-            cp_con = cp_con_f + cp_con_b;
-        }
-
-        // The host dispatches every kernel; an eager stack's GPU waits when
-        // its kernels are shorter than their dispatch.
-        let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
-        let cp_kernels = cal::CP_KERNELS_PER_STEP * (cp - 1.0);
-        let ops_fwd =
-            stack.elementwise_kernels + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels;
-        let ops_bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER)
-            + 1.0
-            + tp_kernels
-            + 2.0 * cp_kernels
-            + match recompute {
-                Recompute::Full => ops_fwd,
-                Recompute::Selective => stack.elementwise_kernels,
-                Recompute::None => 0.0,
-            };
-        let dispatch = Seconds::us(stack.host_dispatch_us);
-        let gpu_fwd = layer.forward() + tp_fwd + cp_f.exposed + cp_con_f;
+        let slowdown =
+            (cal::NCCL_CHANNELS / f64::from(cfg.cluster.gpu.sm_count.max(1))).clamp(0.0, 0.5);
+        let (layer, head_fwd) = phases::compute(cfg, &shape);
+        let tensor = phases::tensor(cfg, &shape, &links);
+        let context = phases::context(cfg, &shape, &links, layer.attention, slowdown);
+        let recompute = cfg.layout.recompute;
+        let gpu_fwd = layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd;
         let gpu_bwd = layer.backward()
-            + layer.recompute(recompute, stack.flash_attention)
-            + tp_bwd
-            + tp_recompute
-            + cp_b.exposed
-            + cp_con_b;
+            + layer.recompute(recompute, cfg.stack.flash_attention)
+            + tensor.bwd
+            + tensor.recompute
+            + context.bwd.exposed
+            + context.stretch_bwd;
+        let (ops_fwd, ops_bwd) = phases::kernels(cfg);
+        let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
         let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
         let busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
-
-        // Data parallelism. The shard group spans DP x CP ranks (CP ranks
-        // hold the same parameters); the stack's placement says how many
-        // of them share a node.
-        let dp_ranks = cfg.dp().saturating_mul(p.cp);
-        let inner = match stack.placement {
-            Placement::ModelParallelInNode => p.tp.saturating_mul(p.pp),
-            Placement::PipelineOutermost => p.tp,
-        };
-        let dp_per_node = (gpn / inner.max(1)).clamp(1, dp_ranks.max(1));
-
         Self {
             cfg: *cfg,
-            stack,
+            shape,
             links,
             slowdown,
-            peak_mm,
-            hbm,
-            tokens,
-            m,
-            v,
+            m: f64::from(cfg.micro_batches().max(1)),
+            v: if p.schedule == Schedule::Interleaved && p.pp > 1 {
+                f64::from(p.virtual_stages)
+            } else {
+                1.0
+            },
             layer,
             head_fwd,
-            tp_fwd,
-            tp_bwd,
-            tp_recompute,
-            cp_f,
-            cp_b,
-            cp_con,
+            tensor,
+            context,
             busy_fwd,
             busy_bwd,
             host_fwd: busy_fwd - gpu_fwd,
             host_bwd: busy_bwd - gpu_bwd,
-            dp_ranks,
-            dp_per_node,
         }
     }
 
-    /// Whether a pipeline's neighbouring stages sit on different nodes.
-    fn pipeline_crosses_nodes(&self) -> bool {
-        let p = self.cfg.layout.parallel;
-        let gpn = u64::from(self.cfg.cluster.gpus_per_node);
-        let (tp, cp, pp) = (u64::from(p.tp), u64::from(p.cp), u64::from(p.pp));
-        match self.stack.placement {
-            Placement::ModelParallelInNode => tp * cp * pp > gpn,
-            Placement::PipelineOutermost => tp * cp * u64::from(self.cfg.dp()) >= gpn,
-        }
-    }
-
-    /// One stage of `layers` layers (with the output head when `head`).
-    #[allow(clippy::too_many_lines)]
+    /// One stage of `layers` layers (with the output head when `head`):
+    /// its layers' compute and communication, its data-parallel traffic,
+    /// its pipeline sends and bubble, and its optimizer step, summed.
     fn stage(&self, layers: u32, head: bool) -> StageCost {
         let cfg = &self.cfg;
-        let model = &cfg.model;
         let p = cfg.layout.parallel;
-        let (tp, pp) = (f64::from(p.tp), f64::from(p.pp));
-        let (m, v, slowdown) = (self.m, self.v, self.slowdown);
+        let (m, v) = (self.m, self.v);
         let zero = Seconds(0.0);
         let ls = f64::from(layers.max(1));
         let (busy_fwd, busy_bwd) = (self.busy_fwd, self.busy_bwd);
-        let layer_params = model.layer_params() / tp;
-        let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
-        let stage_params = layer_params * ls + root_params;
-        let reduce = self.stack.reduce_bytes;
-        let bf16 = 2.0;
-        let dp_group = Group::new(self.dp_ranks, self.dp_per_node);
-
-        // Data-parallel traffic runs beside compute: NCCL then moves at
-        // most the overlap rate across nodes; a group inside one node never
-        // touches the network, and NVSwitch carries it at a larger share.
-        let links = self.links;
-        let overlap_bw = cfg.dp_overlap_bandwidth();
-        let mut bg_links = links;
-        bg_links.nvlink = overlap_bw.min(links.nvlink);
-        let mut bg_links_node = links;
-        bg_links_node.nvlink = (links.nvlink * cal::NVSWITCH_OVERLAP_SHARE)
-            .max(overlap_bw)
-            .min(links.nvlink);
-        let bg = |op, bytes: f64, group: Group| {
-            let l = if group.nodes() <= 1 {
-                &bg_links_node
-            } else {
-                &bg_links
-            };
-            collective::time(op, Bytes(bytes), group, l).time
-        };
-
-        let mut dp_allgather = Comm::default();
-        let mut dp_reduce_scatter = Comm::default();
-        let mut dp_allreduce = Comm::default();
-        let mut per_mb_exposed = zero;
-        let mut per_mb_contention = zero;
-        let mut contention = zero;
-        // How many times a step pays the sharded gathers and scatters:
-        // once, when the stack keeps FSDP's parameters gathered and its
-        // gradients unsharded across micro-batches; otherwise per
-        // micro-batch (ZeRO-2 semantics, and always for full sharding).
-        let dp_once = p.dp == DataParallel::Fsdp && self.stack.fsdp_sync == FsdpSync::OncePerStep;
-        let dp_passes = if dp_once { 1.0 } else { m };
-
-        // One layer's gather and scatter over `group`, per micro-batch, with
-        // the next layer prefetched behind the current one's compute. The
-        // first gather and the last scatter have nothing to hide behind.
-        let sharded = |group: Group, gather_in_backward: bool| {
-            let ag = bg(Collective::AllGather, layer_params * bf16, group);
-            let rs = bg(Collective::ReduceScatter, layer_params * reduce, group);
-            let ag_root = bg(Collective::AllGather, root_params * bf16, group);
-            let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group);
-            let comm_bwd = rs + if gather_in_backward { ag } else { zero };
-            let hidden = ls - 1.0;
-            let (f_exp, f_con) = overlap(ag, busy_fwd, slowdown);
-            let (b_exp, b_con) = overlap(comm_bwd, busy_bwd, slowdown);
-            let fwd_exposed = ag + ag_root + f_exp * hidden;
-            let bwd_exposed = rs + rs_root + b_exp * hidden;
-            let gathers = if gather_in_backward { 2.0 } else { 1.0 };
-            let ag_total = (ag * (ls * gathers) + ag_root) * dp_passes;
-            let rs_total = (rs * ls + rs_root) * dp_passes;
-            // Split the backward exposure between gathers and scatters by volume.
-            let bwd_ag_share = if gather_in_backward {
-                ag.0 / comm_bwd.0.max(1e-30)
-            } else {
-                0.0
-            };
-            let ag_exposed = fwd_exposed + bwd_exposed * bwd_ag_share;
-            let rs_exposed = bwd_exposed * (1.0 - bwd_ag_share);
-            (
-                Comm::new(ag_total, ag_exposed * dp_passes),
-                Comm::new(rs_total, rs_exposed * dp_passes),
-                fwd_exposed + bwd_exposed,
-                (f_con + b_con) * hidden,
-            )
-        };
-        // Traffic started behind the last `ls - 1` layers of a pass (busy
-        // `per_layer` each); the last bucket is always exposed. Returns
-        // exposed time and contention.
-        let behind = |total: Seconds, per_layer: Seconds| {
-            let last = total / ls;
-            let (exposed, stretch) = overlap(total - last, per_layer * (ls - 1.0), slowdown);
-            (exposed + last, stretch)
-        };
-
-        match p.dp {
-            DataParallel::Fsdp | DataParallel::FsdpFull => {
-                let (ag, rs, exposed, con) = sharded(dp_group, p.dp == DataParallel::FsdpFull);
-                (dp_allgather, dp_reduce_scatter) = (ag, rs);
-                (per_mb_exposed, per_mb_contention) = (exposed, con);
-            }
-            DataParallel::Hsdp => {
-                let shard = Group::new(self.dp_per_node, self.dp_per_node);
-                let (ag, rs, exposed, con) = sharded(shard, true);
-                (dp_allgather, dp_reduce_scatter) = (ag, rs);
-                (per_mb_exposed, per_mb_contention) = (exposed, con);
-                let replicas = Group::new(self.dp_ranks / self.dp_per_node.max(1), 1);
-                // The replicas reduce their gradient shards in the stack's reduce type.
-                let ar = bg(
-                    Collective::AllReduce,
-                    stage_params * reduce / f64::from(self.dp_per_node),
-                    replicas,
-                );
-                let (exposed, stretch) = behind(ar, busy_bwd);
-                dp_allreduce = Comm::new(ar, exposed);
-                contention += stretch;
-            }
-            DataParallel::Ddp => {
-                let ar = bg(Collective::AllReduce, stage_params * reduce, dp_group);
-                let (exposed, stretch) = behind(ar, busy_bwd);
-                dp_allreduce = Comm::new(ar, exposed);
-                contention += stretch;
-            }
-            DataParallel::Zero1 => {
-                let rs = bg(Collective::ReduceScatter, stage_params * reduce, dp_group);
-                let (rs_exposed, rs_stretch) = behind(rs, busy_bwd);
-                dp_reduce_scatter = Comm::new(rs, rs_exposed);
-                let ag = bg(Collective::AllGather, stage_params * bf16, dp_group);
-                let (ag_exposed, ag_stretch) = behind(ag, busy_fwd);
-                dp_allgather = Comm::new(ag, ag_exposed);
-                contention += rs_stretch + ag_stretch;
-            }
-        }
-
-        // Pipeline: sends between stages, hidden in the steady state.
-        let pp_comm = if p.pp > 1 {
-            let sp_div = if p.sp { tp } else { 1.0 };
-            let bytes = Bytes(2.0 * self.tokens * f64::from(model.hidden) / sp_div);
-            let send = collective::send_recv(bytes, !self.pipeline_crosses_nodes(), &links);
-            Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0) * v))
-        } else {
-            Comm::default()
-        };
-
+        let dp =
+            phases::data_parallel(cfg, &self.links, ls, (busy_fwd, busy_bwd), self.slowdown, m);
         let (head_fwd, head_bwd) = if head {
             (self.head_fwd, self.head_fwd * 2.0)
         } else {
             (zero, zero)
         };
-        // One micro-batch through this stage: every layer's busy time, the
-        // head, and what data parallelism adds.
+        // One micro-batch through this stage sets the bubble: every layer's
+        // busy time, the head, and what data parallelism adds.
         let per_mb = (busy_fwd + busy_bwd) * ls
             + head_fwd
             + head_bwd
-            + if dp_once {
+            + if dp.once {
                 zero
             } else {
-                per_mb_exposed + per_mb_contention
+                dp.per_mb_exposed + dp.per_mb_stretch
             };
-        let bubble = per_mb * ((pp - 1.0) / v);
-
+        let bubble = per_mb * ((f64::from(p.pp) - 1.0) / v);
+        let (ranks, per_node) = phases::shard_group(cfg);
         let opt_shard = match p.dp {
             DataParallel::Ddp => 1.0,
-            DataParallel::Hsdp => f64::from(self.dp_per_node),
-            _ => f64::from(self.dp_ranks.max(1)),
+            DataParallel::Hsdp => f64::from(per_node),
+            _ => f64::from(ranks.max(1)),
         };
-        let optimizer = Bytes(stage_params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / self.hbm;
-
+        let params = cfg.model.layer_params() / f64::from(p.tp) * ls
+            + cfg.model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / f64::from(p.tp);
+        let optimizer = Bytes(params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / self.shape.hbm;
         let layer = &self.layer;
-        let recompute = cfg.layout.recompute;
-        let tp_each = self.tp_fwd + self.tp_bwd + self.tp_recompute;
-        contention += self.cp_con * (ls * m) + per_mb_contention * dp_passes;
+        let each = ls * m;
+        let tp = self.tensor.fwd + self.tensor.bwd + self.tensor.recompute;
+        let cp = &self.context;
         StageCost {
             breakdown: Breakdown {
                 forward: (layer.forward() * ls + head_fwd) * m,
                 backward: (layer.backward() * ls + head_bwd) * m,
-                recompute: layer.recompute(recompute, self.stack.flash_attention) * ls * m,
+                recompute: layer.recompute(cfg.layout.recompute, cfg.stack.flash_attention) * each,
                 optimizer,
                 bubble,
-                contention,
-                host: (self.host_fwd + self.host_bwd) * (ls * m),
-                dp_allgather,
-                dp_reduce_scatter,
-                dp_allreduce,
-                tp: Comm::new(tp_each * (ls * m), tp_each * (ls * m)),
+                contention: (cp.stretch_fwd + cp.stretch_bwd) * each + dp.stretch,
+                host: (self.host_fwd + self.host_bwd) * each,
+                dp_allgather: dp.allgather,
+                dp_reduce_scatter: dp.reduce_scatter,
+                dp_allreduce: dp.allreduce,
+                tp: Comm::new(tp * each, tp * each),
                 cp: Comm::new(
-                    (self.cp_f.total + self.cp_b.total) * (ls * m),
-                    (self.cp_f.exposed + self.cp_b.exposed) * (ls * m),
+                    (cp.fwd.total + cp.bwd.total) * each,
+                    (cp.fwd.exposed + cp.bwd.exposed) * each,
                 ),
-                pp: pp_comm,
+                pp: phases::pipeline(cfg, &self.shape, &self.links, m, v),
             },
             layers,
         }
@@ -767,7 +441,7 @@ impl Step {
         let executed =
             tokens_step * model.executed_flops_per_token(cfg.seq_len, cfg.layout.recompute);
         let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
-        let peak_tflops = self.peak_mm / 1e12;
+        let peak_tflops = self.shape.peak_mm / 1e12;
         let hfu = executed / step.0 / gpus_f / 1e12 / peak_tflops;
         let compute_fraction =
             ((breakdown.compute() + breakdown.contention).0 / step.0).clamp(0.0, 1.0);

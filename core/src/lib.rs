@@ -32,6 +32,7 @@ pub mod hardware;
 mod math;
 pub mod memory;
 pub mod model;
+mod phases;
 pub mod power;
 pub mod scenario;
 pub mod search;

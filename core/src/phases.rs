@@ -1,0 +1,561 @@
+//! The phases of one training step, each a function of its inputs, in the
+//! order the breakdown names them: per-layer compute, tensor-parallel and
+//! context-parallel communication, the host's dispatch, data-parallel
+//! traffic and pipeline sends. [`crate::evaluate`] puts them together, one
+//! pipeline stage at a time.
+
+use crate::calibration as cal;
+use crate::collective::{self, Collective, Group, Links};
+use crate::evaluate::Comm;
+use crate::model::Mlp;
+use crate::scenario::{Config, DataParallel, Precision, Recompute};
+use crate::stack::{FsdpSync, Placement};
+use crate::units::{Bandwidth, Bytes, Seconds};
+
+/// Compute time of one layer for one micro-batch on one GPU.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LayerCompute {
+    /// Forward GEMMs.
+    pub gemm: Seconds,
+    /// Forward attention kernel.
+    pub attention: Seconds,
+    /// Forward element-wise (memory-bound) kernels.
+    pub elementwise: Seconds,
+}
+
+impl LayerCompute {
+    pub fn forward(&self) -> Seconds {
+        self.gemm + self.attention + self.elementwise
+    }
+    pub fn backward(&self) -> Seconds {
+        self.gemm * 2.0
+            + self.attention * cal::ATTENTION_BACKWARD_FACTOR
+            + self.elementwise * cal::BACKWARD_ELEMENTWISE_FACTOR
+    }
+    /// What a recomputation reruns in backward: everything for full; for
+    /// selective, the core attention where its scores are materialised
+    /// (Korthikanti et al.), the element-wise kernels under FlashAttention.
+    pub fn recompute(&self, r: Recompute, flash: bool) -> Seconds {
+        match r {
+            Recompute::None => Seconds(0.0),
+            Recompute::Selective if flash => self.elementwise,
+            Recompute::Selective => self.attention,
+            Recompute::Full => self.forward(),
+        }
+    }
+}
+
+/// Communication of `comm` seconds started beside `work` seconds of compute,
+/// where compute runs at `1 - slowdown` of its speed while both run.
+/// Returns the exposed communication and the compute's stretch; the span
+/// of the pair is `work + exposed + stretch`.
+pub(crate) fn overlap(comm: Seconds, work: Seconds, slowdown: f64) -> (Seconds, Seconds) {
+    let zero = Seconds(0.0);
+    let comm = comm.max(zero);
+    let work = work.max(zero);
+    let stretched = work / (1.0 - slowdown);
+    if comm.0 >= stretched.0 {
+        (comm - stretched, stretched - work)
+    } else {
+        (zero, comm * slowdown)
+    }
+}
+
+/// What the phases read of one micro-batch on one GPU.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// Tokens one GPU holds per micro-batch (`b × s ÷ cp`).
+    pub tokens: f64,
+    /// Context length.
+    pub seq: f64,
+    /// Tensor-parallel degree.
+    pub tp: f64,
+    /// Context-parallel degree.
+    pub cp: f64,
+    /// What sequence parallelism divides hidden-sized work by (TP, or 1).
+    pub sp_div: f64,
+    /// Dense peak of the matmul precision, FLOP/s.
+    pub peak_mm: f64,
+    /// HBM bandwidth element-wise kernels reach.
+    pub hbm: Bandwidth,
+}
+
+impl Shape {
+    pub fn of(cfg: &Config) -> Self {
+        let gpu = &cfg.cluster.gpu;
+        let p = cfg.layout.parallel;
+        let (tp, cp) = (f64::from(p.tp), f64::from(p.cp));
+        let seq = f64::from(cfg.seq_len);
+        Self {
+            tokens: f64::from(cfg.layout.micro_batch) * seq / cp,
+            seq,
+            tp,
+            cp,
+            sp_div: if p.sp { tp } else { 1.0 },
+            peak_mm: match cfg.precision {
+                Precision::Fp8 => gpu.peak_fp8.0,
+                Precision::Bf16 | Precision::Fp16 => gpu.peak_bf16.0,
+            },
+            hbm: gpu.hbm_bandwidth * cal::HBM_EFFICIENCY,
+        }
+    }
+}
+
+/// Per-layer compute of one micro-batch (GEMMs; attention, fused or
+/// through the score matrix; element-wise passes, each on the tensor it
+/// acts on), and the output head's forward on the last stage.
+pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
+    let gpu = &cfg.cluster.gpu;
+    let model = &cfg.model;
+    let stack = &cfg.stack;
+    let (tokens, tp, cp) = (s.tokens, s.tp, s.cp);
+    let h = f64::from(model.hidden);
+    let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US);
+    // Attention kernels see a key and value length of `seq / cp` (one ring
+    // step under context parallelism); a causal mask halves the scores.
+    let kv_len = s.seq / cp;
+    let attention_efficiency =
+        gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
+    let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
+    let attn_flops = 2.0 * tokens * s.seq * h / tp;
+    // Norms and residual adds on the hidden state (split by sequence
+    // parallelism), rotary on the local queries and keys, the MLP
+    // activation on the local FFN width; ring attention merges each step's
+    // partial output into the running one (three passes).
+    let activation_passes = match model.mlp {
+        Mlp::Swiglu => stack.activation_passes,
+        Mlp::Gelu => cal::GELU_PASSES,
+    };
+    let ew_elements = (2.0 * stack.norm_passes + cal::RESIDUAL_PASSES) * tokens * h / s.sp_div
+        + stack.rotary_passes * tokens * (h + model.kv_dim()) / tp
+        + 3.0 * (cp - 1.0) * tokens * h / tp
+        + activation_passes * tokens * f64::from(model.ffn) / tp;
+    // Without FlashAttention the score matrix is computed in full (the mask
+    // applies afterwards) by two batched GEMMs, and element-wise kernels
+    // pass over it.
+    let attention = if stack.flash_attention {
+        Seconds(attn_flops / (gpu.peak_bf16.0 * attention_efficiency)) + t0 * cp
+    } else {
+        let scores = tokens * kv_len * f64::from(model.heads) / tp;
+        Seconds(2.0 * attn_flops / (gpu.peak_bf16.0 * gpu.gemm_efficiency))
+            + Bytes(2.0 * cal::SCORE_PASSES * scores) / s.hbm
+            + t0 * 2.0
+    };
+    let layer = LayerCompute {
+        gemm: Seconds(gemm_flops / (s.peak_mm * gpu.gemm_efficiency)) + t0 * cal::GEMMS_PER_LAYER,
+        attention,
+        elementwise: Bytes(2.0 * ew_elements) / s.hbm
+            + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
+                * (stack.elementwise_kernels + 2.0 * (cp - 1.0)),
+    };
+    let vocab = f64::from(model.vocab);
+    let head_fwd = Seconds(2.0 * tokens * h * vocab / tp / (s.peak_mm * gpu.gemm_efficiency))
+        + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm
+        + t0;
+    (layer, head_fwd)
+}
+
+/// Tensor-parallel collectives of one layer, all blocking.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Tensor {
+    /// Forward: two AllReduces (or AllGather and ReduceScatter pairs).
+    pub fwd: Seconds,
+    /// Backward: two more.
+    pub bwd: Seconds,
+    /// The forward's again, under full recomputation.
+    pub recompute: Seconds,
+}
+
+/// The tensor-parallel collectives of one layer on 2 × T × h bytes of
+/// activations: AllReduce, or AllGather plus ReduceScatter with sequence
+/// parallelism.
+pub(crate) fn tensor(cfg: &Config, s: &Shape, links: &Links) -> Tensor {
+    let p = cfg.layout.parallel;
+    let group = Group::new(p.tp, p.tp.min(cfg.cluster.gpus_per_node));
+    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden));
+    let one = if p.sp {
+        collective::time(Collective::AllGather, bytes, group, links).time
+            + collective::time(Collective::ReduceScatter, bytes, group, links).time
+    } else {
+        collective::time(Collective::AllReduce, bytes, group, links).time
+    };
+    Tensor {
+        fwd: one * 2.0,
+        bwd: one * 2.0,
+        recompute: if cfg.layout.recompute == Recompute::Full {
+            one * 2.0
+        } else {
+            Seconds(0.0)
+        },
+    }
+}
+
+/// Context-parallel exchanges of one layer.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Context {
+    /// Forward sends, and what of them shows.
+    pub fwd: Comm,
+    /// Backward sends (keys, values and their gradients).
+    pub bwd: Comm,
+    /// Attention stretched by the forward sends beside it.
+    pub stretch_fwd: Seconds,
+    /// Attention stretched by the backward sends.
+    pub stretch_bwd: Seconds,
+}
+
+/// The ring of key/value exchanges of one layer, each beside one block of
+/// the attention (`attention` is the layer's forward attention time).
+pub(crate) fn context(
+    cfg: &Config,
+    s: &Shape,
+    links: &Links,
+    attention: Seconds,
+    slowdown: f64,
+) -> Context {
+    let p = cfg.layout.parallel;
+    if p.cp <= 1 {
+        return Context::default();
+    }
+    let model = &cfg.model;
+    let kv_local = (f64::from(model.kv_heads) / s.tp).max(1.0) * model.head_dim();
+    let kv_bytes = Bytes(2.0 * 2.0 * s.tokens * kv_local);
+    let same_node = p.tp.saturating_mul(p.cp) <= cfg.cluster.gpus_per_node;
+    let send = collective::send_recv(kv_bytes, same_node, links);
+    let block_f = attention / s.cp;
+    let block_b = block_f * cal::ATTENTION_BACKWARD_FACTOR;
+    let steps = s.cp - 1.0;
+    let (exp_f, con_f) = overlap(send, block_f, slowdown);
+    let (exp_b, con_b) = overlap(send * 2.0, block_b, slowdown);
+    Context {
+        fwd: Comm::new(send * steps, exp_f * steps),
+        bwd: Comm::new(send * (2.0 * steps), exp_b * steps),
+        stretch_fwd: con_f * steps,
+        stretch_bwd: con_b * steps,
+    }
+}
+
+/// Kernels the host dispatches for one layer, forward and backward: the
+/// stack's element-wise kernels, the GEMMs, attention, the TP collectives
+/// and each CP ring step's kernels, and what recomputation reruns.
+pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
+    let p = cfg.layout.parallel;
+    let stack = &cfg.stack;
+    let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
+    let cp_kernels = cal::CP_KERNELS_PER_STEP * (f64::from(p.cp) - 1.0);
+    let fwd = stack.elementwise_kernels + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels;
+    let bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER)
+        + 1.0
+        + tp_kernels
+        + 2.0 * cp_kernels
+        + match cfg.layout.recompute {
+            Recompute::Full => fwd,
+            Recompute::Selective => stack.elementwise_kernels,
+            Recompute::None => 0.0,
+        };
+    (fwd, bwd)
+}
+
+/// The data-parallel shard group: DP x CP ranks (CP ranks hold the same
+/// parameters), and how many of them share a node under the stack's
+/// placement.
+pub(crate) fn shard_group(cfg: &Config) -> (u32, u32) {
+    let p = cfg.layout.parallel;
+    let ranks = cfg.dp().saturating_mul(p.cp);
+    let inner = match cfg.stack.placement {
+        Placement::ModelParallelInNode => p.tp.saturating_mul(p.pp),
+        Placement::PipelineOutermost => p.tp,
+    };
+    let per_node = (cfg.cluster.gpus_per_node / inner.max(1)).clamp(1, ranks.max(1));
+    (ranks, per_node)
+}
+
+/// A stage's data-parallel traffic over one step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DataParallelCost {
+    /// Parameter AllGathers.
+    pub allgather: Comm,
+    /// Gradient ReduceScatters.
+    pub reduce_scatter: Comm,
+    /// Gradient AllReduces.
+    pub allreduce: Comm,
+    /// What sharded traffic exposes per micro-batch (inside the pipeline's
+    /// micro-batch time unless it syncs once per step).
+    pub per_mb_exposed: Seconds,
+    /// Compute stretched by sharded traffic per micro-batch.
+    pub per_mb_stretch: Seconds,
+    /// Compute stretched by bucketed traffic, over the step.
+    pub stretch: Seconds,
+    /// Whether the sharded traffic is paid once per step.
+    pub once: bool,
+}
+
+/// The data-parallel traffic of a stage of `layers` layers, each busy
+/// `busy` (forward, backward), over `m` micro-batches. FSDP prefetches the
+/// next layer's gather behind the current one; gradient buckets go out
+/// behind the backward. Traffic beside compute moves at most the overlap
+/// rate across nodes; inside a node NVSwitch carries it at a larger share.
+pub(crate) fn data_parallel(
+    cfg: &Config,
+    links: &Links,
+    layers: f64,
+    busy: (Seconds, Seconds),
+    slowdown: f64,
+    m: f64,
+) -> DataParallelCost {
+    let p = cfg.layout.parallel;
+    let model = &cfg.model;
+    let tp = f64::from(p.tp);
+    let zero = Seconds(0.0);
+    let (busy_fwd, busy_bwd) = busy;
+    let (ranks, per_node) = shard_group(cfg);
+    let layer_params = model.layer_params() / tp;
+    let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
+    let stage_params = layer_params * layers + root_params;
+    let reduce = cfg.stack.reduce_bytes;
+    let bf16 = 2.0;
+    let group = Group::new(ranks, per_node);
+    let overlap_bw = cfg.dp_overlap_bandwidth();
+    let mut bg_links = *links;
+    bg_links.nvlink = overlap_bw.min(links.nvlink);
+    let mut bg_links_node = *links;
+    bg_links_node.nvlink = (links.nvlink * cal::NVSWITCH_OVERLAP_SHARE)
+        .max(overlap_bw)
+        .min(links.nvlink);
+    let bg = |op, bytes: f64, group: Group| {
+        let l = if group.nodes() <= 1 {
+            &bg_links_node
+        } else {
+            &bg_links
+        };
+        collective::time(op, Bytes(bytes), group, l).time
+    };
+    // Once, when the stack keeps FSDP's parameters gathered and gradients
+    // unsharded across micro-batches; otherwise per micro-batch (ZeRO-2
+    // semantics, and always for full sharding).
+    let once = p.dp == DataParallel::Fsdp && cfg.stack.fsdp_sync == FsdpSync::OncePerStep;
+    let passes = if once { 1.0 } else { m };
+    let mut cost = DataParallelCost {
+        once,
+        ..DataParallelCost::default()
+    };
+
+    // One layer's gather and scatter per micro-batch; the first gather and
+    // the last scatter have nothing to hide behind.
+    let sharded = |group: Group, gather_in_backward: bool, cost: &mut DataParallelCost| {
+        let ag = bg(Collective::AllGather, layer_params * bf16, group);
+        let rs = bg(Collective::ReduceScatter, layer_params * reduce, group);
+        let ag_root = bg(Collective::AllGather, root_params * bf16, group);
+        let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group);
+        let comm_bwd = rs + if gather_in_backward { ag } else { zero };
+        let hidden = layers - 1.0;
+        let (f_exp, f_con) = overlap(ag, busy_fwd, slowdown);
+        let (b_exp, b_con) = overlap(comm_bwd, busy_bwd, slowdown);
+        let fwd_exposed = ag + ag_root + f_exp * hidden;
+        let bwd_exposed = rs + rs_root + b_exp * hidden;
+        let gathers = if gather_in_backward { 2.0 } else { 1.0 };
+        let ag_total = (ag * (layers * gathers) + ag_root) * passes;
+        let rs_total = (rs * layers + rs_root) * passes;
+        // The backward exposure is split between gathers and scatters by volume.
+        let bwd_ag_share = if gather_in_backward {
+            ag.0 / comm_bwd.0.max(1e-30)
+        } else {
+            0.0
+        };
+        let ag_exposed = fwd_exposed + bwd_exposed * bwd_ag_share;
+        let rs_exposed = bwd_exposed * (1.0 - bwd_ag_share);
+        cost.allgather = Comm::new(ag_total, ag_exposed * passes);
+        cost.reduce_scatter = Comm::new(rs_total, rs_exposed * passes);
+        cost.per_mb_exposed = fwd_exposed + bwd_exposed;
+        cost.per_mb_stretch = (f_con + b_con) * hidden;
+    };
+    // Traffic started behind the last `layers - 1` layers of a pass; the
+    // last bucket is always exposed. Returns exposed time and stretch.
+    let behind = |total: Seconds, per_layer: Seconds| {
+        let last = total / layers;
+        let (exposed, stretch) = overlap(total - last, per_layer * (layers - 1.0), slowdown);
+        (exposed + last, stretch)
+    };
+
+    match p.dp {
+        DataParallel::Fsdp | DataParallel::FsdpFull => {
+            sharded(group, p.dp == DataParallel::FsdpFull, &mut cost);
+        }
+        DataParallel::Hsdp => {
+            sharded(Group::new(per_node, per_node), true, &mut cost);
+            let replicas = Group::new(ranks / per_node.max(1), 1);
+            // The replicas reduce their gradient shards in the stack's reduce type.
+            let ar = bg(
+                Collective::AllReduce,
+                stage_params * reduce / f64::from(per_node),
+                replicas,
+            );
+            let (exposed, stretch) = behind(ar, busy_bwd);
+            cost.allreduce = Comm::new(ar, exposed);
+            cost.stretch += stretch;
+        }
+        DataParallel::Ddp => {
+            let ar = bg(Collective::AllReduce, stage_params * reduce, group);
+            let (exposed, stretch) = behind(ar, busy_bwd);
+            cost.allreduce = Comm::new(ar, exposed);
+            cost.stretch += stretch;
+        }
+        DataParallel::Zero1 => {
+            let rs = bg(Collective::ReduceScatter, stage_params * reduce, group);
+            let (rs_exposed, rs_stretch) = behind(rs, busy_bwd);
+            cost.reduce_scatter = Comm::new(rs, rs_exposed);
+            let ag = bg(Collective::AllGather, stage_params * bf16, group);
+            let (ag_exposed, ag_stretch) = behind(ag, busy_fwd);
+            cost.allgather = Comm::new(ag, ag_exposed);
+            cost.stretch += rs_stretch + ag_stretch;
+        }
+    }
+    cost.stretch += cost.per_mb_stretch * passes;
+    cost
+}
+
+/// Whether a pipeline's neighbouring stages sit on different nodes under
+/// the stack's placement.
+pub(crate) fn pipeline_crosses_nodes(cfg: &Config) -> bool {
+    let p = cfg.layout.parallel;
+    let gpn = u64::from(cfg.cluster.gpus_per_node);
+    let (tp, cp, pp) = (u64::from(p.tp), u64::from(p.cp), u64::from(p.pp));
+    match cfg.stack.placement {
+        Placement::ModelParallelInNode => tp * cp * pp > gpn,
+        Placement::PipelineOutermost => tp * cp * u64::from(cfg.dp()) >= gpn,
+    }
+}
+
+/// The pipeline's sends over one step of `m` micro-batches and `v`
+/// chunks per stage: hidden in the steady state, exposed in the fill and
+/// drain.
+pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64, v: f64) -> Comm {
+    let p = cfg.layout.parallel;
+    if p.pp <= 1 {
+        return Comm::default();
+    }
+    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden) / s.sp_div);
+    let send = collective::send_recv(bytes, !pipeline_crosses_nodes(cfg), links);
+    let pp = f64::from(p.pp);
+    Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0) * v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::links;
+    use crate::scenario::Scenario;
+    use crate::stack;
+
+    fn example() -> Config {
+        Scenario::example().to_config().unwrap()
+    }
+
+    #[test]
+    fn overlap_hides_what_fits_and_charges_the_stretch() {
+        let (exp, stretch) = overlap(Seconds(1.0), Seconds(10.0), 0.2);
+        assert_eq!(exp.0, 0.0);
+        assert!((stretch.0 - 0.2).abs() < 1e-12);
+        let (exp, stretch) = overlap(Seconds(10.0), Seconds(4.0), 0.2);
+        assert!((exp.0 - 5.0).abs() < 1e-12 && (stretch.0 - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn compute_splits_gemms_over_tensor_parallel_ranks() {
+        let mut cfg = example();
+        cfg.layout.parallel.tp = 1;
+        cfg.layout.micro_batch = 4;
+        let one = compute(&cfg, &Shape::of(&cfg)).0;
+        cfg.layout.parallel.tp = 4;
+        let four = compute(&cfg, &Shape::of(&cfg)).0;
+        let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US) * cal::GEMMS_PER_LAYER;
+        assert!(((one.gemm - t0).0 / (four.gemm - t0).0 - 4.0).abs() < 1e-9);
+        // Without sequence parallelism the norms stay whole on every rank.
+        assert!(four.elementwise.0 > one.elementwise.0 / 4.0);
+    }
+
+    #[test]
+    fn materialised_scores_cost_more_than_flash_attention() {
+        let mut cfg = example();
+        let flash = compute(&cfg, &Shape::of(&cfg)).0.attention;
+        cfg.stack = stack::MEGATRON_2021;
+        let scores = compute(&cfg, &Shape::of(&cfg)).0.attention;
+        assert!(scores.0 > flash.0);
+    }
+
+    #[test]
+    fn tensor_parallel_of_one_costs_nothing_and_recompute_repeats_the_forward() {
+        let mut cfg = example();
+        cfg.layout.parallel.tp = 1;
+        let s = Shape::of(&cfg);
+        assert_eq!(tensor(&cfg, &s, &links(&cfg)).fwd.0, 0.0);
+        cfg.layout.parallel.tp = 4;
+        cfg.layout.recompute = Recompute::Full;
+        let t = tensor(&cfg, &Shape::of(&cfg), &links(&cfg));
+        assert!(t.fwd.0 > 0.0 && t.recompute == t.fwd && t.bwd == t.fwd);
+    }
+
+    #[test]
+    fn context_sends_one_block_per_ring_step() {
+        let mut cfg = example();
+        let s = Shape::of(&cfg);
+        assert_eq!(
+            context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2)
+                .fwd
+                .total
+                .0,
+            0.0
+        );
+        cfg.layout.parallel.cp = 4;
+        cfg.layout.parallel.tp = 1;
+        let s = Shape::of(&cfg);
+        let c = context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2);
+        assert!((c.bwd.total.0 - 2.0 * c.fwd.total.0).abs() < 1e-15);
+        assert!(c.fwd.exposed.0 <= c.fwd.total.0);
+    }
+
+    #[test]
+    fn kernels_count_recomputation() {
+        let mut cfg = example();
+        let (fwd, bwd) = kernels(&cfg);
+        cfg.layout.recompute = Recompute::Full;
+        assert_eq!(kernels(&cfg).1, bwd + fwd);
+    }
+
+    #[test]
+    fn the_papers_placement_keeps_pipelines_in_a_node() {
+        let mut cfg = example();
+        cfg.layout.parallel.tp = 2;
+        cfg.layout.parallel.pp = 4;
+        assert!(!pipeline_crosses_nodes(&cfg));
+        assert_eq!(shard_group(&cfg).1, 1);
+        cfg.stack = stack::MEGATRON;
+        assert!(pipeline_crosses_nodes(&cfg));
+        assert_eq!(shard_group(&cfg).1, 4);
+    }
+
+    #[test]
+    fn a_stage_with_more_layers_moves_more_data_parallel_traffic() {
+        let cfg = example();
+        let l = links(&cfg);
+        let busy = (Seconds(1e-3), Seconds(2e-3));
+        let small = data_parallel(&cfg, &l, 8.0, busy, 0.2, 1.0);
+        let large = data_parallel(&cfg, &l, 16.0, busy, 0.2, 1.0);
+        assert!(large.allgather.total.0 > small.allgather.total.0);
+        assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
+        assert_eq!(small.allreduce.total.0, 0.0);
+    }
+
+    #[test]
+    fn pipeline_sends_show_only_in_fill_and_drain() {
+        let mut cfg = example();
+        assert_eq!(
+            pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0, 1.0)
+                .total
+                .0,
+            0.0
+        );
+        cfg.layout.parallel.pp = 4;
+        let c = pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0, 1.0);
+        assert!((c.exposed.0 / c.total.0 - 3.0 / 8.0).abs() < 1e-12);
+    }
+}
