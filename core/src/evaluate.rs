@@ -314,6 +314,8 @@ pub(crate) struct Step {
     busy_bwd: Seconds,
     host_fwd: Seconds,
     host_bwd: Seconds,
+    /// The data-parallel shard group: ranks, and ranks per node.
+    shards: (u32, u32),
 }
 
 impl Step {
@@ -360,6 +362,7 @@ impl Step {
             busy_bwd,
             host_fwd: busy_fwd - gpu_fwd,
             host_bwd: busy_bwd - gpu_bwd,
+            shards: phases::shard_group(cfg),
         }
     }
 
@@ -373,8 +376,15 @@ impl Step {
         let zero = Seconds(0.0);
         let ls = f64::from(layers.max(1));
         let (busy_fwd, busy_bwd) = (self.busy_fwd, self.busy_bwd);
-        let dp =
-            phases::data_parallel(cfg, &self.links, ls, (busy_fwd, busy_bwd), self.slowdown, m);
+        let dp = phases::data_parallel(
+            cfg,
+            &self.links,
+            self.shards,
+            ls,
+            (busy_fwd, busy_bwd),
+            self.slowdown,
+            m,
+        );
         let (head_fwd, head_bwd) = if head {
             (self.head_fwd, self.head_fwd * 2.0)
         } else {
@@ -391,7 +401,7 @@ impl Step {
                 dp.per_mb_exposed + dp.per_mb_stretch
             };
         let bubble = per_mb * ((f64::from(p.pp) - 1.0) / v);
-        let (ranks, per_node) = phases::shard_group(cfg);
+        let (ranks, per_node) = self.shards;
         let opt_shard = match p.dp {
             DataParallel::Ddp => 1.0,
             DataParallel::Hsdp => f64::from(per_node),

@@ -289,7 +289,8 @@ pub(crate) struct DataParallelCost {
     pub once: bool,
 }
 
-/// The data-parallel traffic of a stage of `layers` layers, each busy
+/// The data-parallel traffic over the shard group ([`shard_group`]) of a
+/// stage of `layers` layers, each busy
 /// `busy` (forward, backward), over `m` micro-batches. FSDP prefetches the
 /// next layer's gather behind the current one; gradient buckets go out
 /// behind the backward. Traffic beside compute moves at most the overlap
@@ -297,6 +298,7 @@ pub(crate) struct DataParallelCost {
 pub(crate) fn data_parallel(
     cfg: &Config,
     links: &Links,
+    (ranks, per_node): (u32, u32),
     layers: f64,
     busy: (Seconds, Seconds),
     slowdown: f64,
@@ -307,7 +309,6 @@ pub(crate) fn data_parallel(
     let tp = f64::from(p.tp);
     let zero = Seconds(0.0);
     let (busy_fwd, busy_bwd) = busy;
-    let (ranks, per_node) = shard_group(cfg);
     let layer_params = model.layer_params() / tp;
     let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let stage_params = layer_params * layers + root_params;
@@ -538,8 +539,8 @@ mod tests {
         let cfg = example();
         let l = links(&cfg);
         let busy = (Seconds(1e-3), Seconds(2e-3));
-        let small = data_parallel(&cfg, &l, 8.0, busy, 0.2, 1.0);
-        let large = data_parallel(&cfg, &l, 16.0, busy, 0.2, 1.0);
+        let small = data_parallel(&cfg, &l, shard_group(&cfg), 8.0, busy, 0.2, 1.0);
+        let large = data_parallel(&cfg, &l, shard_group(&cfg), 16.0, busy, 0.2, 1.0);
         assert!(large.allgather.total.0 > small.allgather.total.0);
         assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
         assert_eq!(small.allreduce.total.0, 0.0);

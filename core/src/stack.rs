@@ -205,18 +205,10 @@ pub const LLM_FOUNDRY: Stack = Stack {
     id: StackId::LlmFoundry,
     name: "MosaicML llm-foundry",
     // Source: llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table
-    norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: 0.0,
-    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
-    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
-    host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
-    flash_attention: true,
     sequence_parallel: false,
     interleaving: false,
-    fsdp_sync: FsdpSync::PerMicroBatch,
-    reduce_bytes: 4.0,
-    dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
-    placement: Placement::PipelineOutermost,
+    ..MEGATRON
 };
 
 /// torchtitan: FSDP2 with fp32 reduction, `torch.compile` per block (fused
@@ -226,18 +218,9 @@ pub const TORCHTITAN: Stack = Stack {
     id: StackId::Torchtitan,
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
-    norm_passes: crate::calibration::FUSED_NORM_PASSES,
-    rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
-    activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
-    elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
-    flash_attention: true,
-    sequence_parallel: true,
-    interleaving: true,
     fsdp_sync: FsdpSync::OncePerStep,
-    reduce_bytes: 4.0,
-    dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
-    placement: Placement::PipelineOutermost,
+    ..MEGATRON
 };
 
 impl Stack {

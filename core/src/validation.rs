@@ -204,6 +204,28 @@ const fn tuned(
     }
 }
 
+/// What most rows share: bf16 on A100 80GB DGX nodes, context 2048,
+/// no sequence or context parallelism, the published micro-batch.
+const BASE: Row = Row {
+    name: "",
+    source: 0,
+    stack: StackId::Megatron2021,
+    gpu: A100_80GB,
+    gpus: 8,
+    network_gbps: None,
+    model: gpt(1, 1, 1, 1),
+    seq_len: 2048,
+    batch: 1,
+    micro_batch: 1,
+    degrees: (1, 1, 1),
+    dp: DataParallel::Ddp,
+    sp: false,
+    precision: Precision::Bf16,
+    tuned: tuned(MB, V1, NONE),
+    metric: Metric::Mfu,
+    published: 0.0,
+};
+
 /// Narayanan et al. Table 1: GPT on A100 80GB, context 2048, full
 /// recomputation, DDP; micro-batch and interleaving tuned.
 const fn megatron(
@@ -214,23 +236,15 @@ const fn megatron(
 ) -> Row {
     Row {
         name,
-        source: 0,
-        stack: StackId::Megatron2021,
-        gpu: A100_80GB,
         gpus,
-        network_gbps: None,
         model: gpt(heads, hidden, layers, GPT_VOCAB),
-        seq_len: 2048,
         batch,
-        micro_batch: 1,
         degrees: (tp, pp, 1),
-        dp: DataParallel::Ddp,
-        sp: false,
-        precision: Precision::Bf16,
         tuned: tuned(MB_TUNED, &[1, 2, 4], FULL),
         metric: Metric::MegatronTflops,
         published: tflops,
         // Assumed: micro-batch and interleaving depth not published: best of 1-8 and 1, 2, 4
+        ..BASE
     }
 }
 
@@ -253,19 +267,15 @@ const fn mpt(
         stack: StackId::LlmFoundry,
         gpu,
         gpus,
-        network_gbps: None,
         model: gpt(heads, hidden, layers, MPT_VOCAB),
         seq_len,
         batch,
         micro_batch,
-        degrees: (1, 1, 1),
         dp: DataParallel::FsdpFull,
-        sp: false,
-        precision: Precision::Bf16,
         tuned: tuned(MB, V1, if checkpointing { FULL } else { NONE }),
-        metric: Metric::Mfu,
         published: mfu,
         // Assumed: MPT ties its embeddings; the model counts them apart (parameters a few percent high, FLOPs unchanged)
+        ..BASE
     }
 }
 
@@ -282,22 +292,16 @@ const fn selective(
     Row {
         name,
         source: 1,
-        stack: StackId::Megatron2021,
-        gpu: A100_80GB,
         gpus,
-        network_gbps: None,
         model: gpt(heads, hidden, layers, GPT_VOCAB),
-        seq_len: 2048,
         batch,
         micro_batch,
         degrees: (tp, pp, 1),
-        dp: DataParallel::Ddp,
         sp: true,
-        precision: Precision::Bf16,
         tuned: tuned(MB, virtual_stages, SELECTIVE),
-        metric: Metric::Mfu,
         published: mfu,
         // Assumed: the 1T run's interleaving is not published: best of 1 and 2
+        ..BASE
     }
 }
 
@@ -322,7 +326,6 @@ const fn nvidia(
         stack: StackId::Megatron,
         gpu: H100,
         gpus,
-        network_gbps: None,
         model,
         seq_len,
         batch,
@@ -335,6 +338,7 @@ const fn nvidia(
         metric: Metric::TokensPerGpu,
         published: tokens,
         // Assumed: distributed optimizer (ZeRO-1) unless the table says FSDP; sequence parallelism under TP; recomputation not published: best of none, selective, full
+        ..BASE
     }
 }
 
@@ -351,21 +355,16 @@ const fn titan(
         name,
         source: 5,
         stack: StackId::Torchtitan,
-        gpu: A100_80GB,
         gpus: 64,
-        network_gbps: None,
         model,
         seq_len,
         batch: 64 * local,
         micro_batch: local,
-        degrees: (1, 1, 1),
         dp: DataParallel::FsdpFull,
-        sp: false,
-        precision: Precision::Bf16,
         tuned: tuned(MB, V1, recompute),
-        metric: Metric::Mfu,
         published: mfu,
         // Assumed: context 8192 for Llama 3 and 4096 for Llama 2 (the train configs' defaults); compiled blocks
+        ..BASE
     }
 }
 
