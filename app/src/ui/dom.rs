@@ -1,5 +1,6 @@
 //! Small browser chores the page needs: file downloads, reading a picked
-//! or dropped file, and registering the offline service worker.
+//! or dropped file, and registering the offline service worker. Blobs,
+//! object URLs and file reading are gloo-file's.
 
 use leptos::wasm_bindgen::closure::Closure;
 use leptos::wasm_bindgen::{JsCast, JsValue};
@@ -29,23 +30,11 @@ fn save(href: &str, name: &str) {
 
 /// Downloads `text` as a file called `name` of type `mime`.
 pub fn download_text(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
+    let url = gloo_file::ObjectUrl::from(gloo_file::Blob::new_with_options(text, Some(mime)));
     save(&url, name);
-    // The click has started the download; the URL can go after this task.
-    leptos::prelude::set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        },
-        std::time::Duration::from_secs(1),
-    );
+    // The click has started the download; the URL is revoked when it is
+    // dropped, after this task.
+    leptos::prelude::set_timeout(move || drop(url), std::time::Duration::from_secs(1));
 }
 
 /// Downloads what `canvas` shows as a PNG file called `name`.
@@ -55,44 +44,39 @@ pub fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) {
     }
 }
 
-/// Reads `file` as text and hands the result (or why it failed) to `done`.
-pub fn read_text(file: &web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
-    let Ok(reader) = web_sys::FileReader::new() else {
-        done(Err(String::from("this browser cannot read files")));
-        return;
-    };
-    let too_big = file.size() > 4.0 * 1024.0 * 1024.0;
-    if too_big {
-        done(Err(format!(
-            "the file is {:.1} MB; a scenario file is a few hundred bytes",
-            file.size() / 1e6
-        )));
+/// The largest file read: a scenario file is a few hundred bytes.
+const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads `file` as text and hands its name and the result (or why it
+/// failed) to `done`.
+pub fn read_text(file: web_sys::File, done: impl FnOnce(String, Result<String, String>) + 'static) {
+    let file = gloo_file::File::from(file);
+    let name = file.name();
+    if file.size() > MAX_FILE_BYTES {
+        #[allow(clippy::cast_precision_loss)]
+        let mb = file.size() as f64 / 1e6;
+        done(
+            name,
+            Err(format!(
+                "the file is {mb:.1} MB; a scenario file is a few hundred bytes"
+            )),
+        );
         return;
     }
-    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
-    let finish = {
-        let reader = reader.clone();
-        let done = done.clone();
-        Closure::<dyn FnMut()>::new(move || {
-            let result = reader
-                .result()
-                .ok()
-                .and_then(|v| v.as_string())
-                .ok_or_else(|| String::from("the file could not be read as text"));
-            if let Some(done) = done.borrow_mut().take() {
-                done(result);
-            }
-        })
-    };
-    reader.set_onloadend(Some(finish.as_ref().unchecked_ref()));
-    // Freed when the reader calls back (once); a dropped closure would
-    // leave the reader calling into nothing.
-    finish.forget();
-    if reader.read_as_text(file).is_err() {
-        if let Some(done) = done.borrow_mut().take() {
-            done(Err(String::from("the file could not be read")));
-        }
-    }
+    // The reader reads while it is kept: one file at a time (a new pick
+    // replaces a read still under way).
+    let reader = gloo_file::callbacks::read_as_text(&file, move |read| {
+        done(
+            name,
+            read.map_err(|_| String::from("the file could not be read as text")),
+        );
+    });
+    READING.with(|r| *r.borrow_mut() = Some(reader));
+}
+
+thread_local! {
+    static READING: std::cell::RefCell<Option<gloo_file::callbacks::FileReader>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Registers `sw.js`, which keeps a copy of the site for offline use.
