@@ -104,28 +104,139 @@ fn bool_key(b: bool) -> &'static str {
     }
 }
 
-/// Decodes `%xx` and `+` (only ASCII is meaningful in these parameters).
-fn unescape(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = core::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                if let Ok(v) = u8::from_str_radix(hex, 16) {
-                    out.push(v);
-                    i += 2;
-                } else {
-                    out.push(b'%');
-                }
-            }
-            b => out.push(b),
+/// The query's parameters, `%xx` and `+` decoded (form_urlencoded, as the
+/// browser's URLSearchParams reads them).
+fn params(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned()))
+}
+
+/// At most 40 characters of what a link held, for a notice.
+fn shown(v: &str) -> String {
+    v.chars().take(40).collect()
+}
+
+/// One parameter being read, and the notices so far.
+struct Param<'a> {
+    key: &'a str,
+    value: &'a str,
+    notices: &'a mut Vec<String>,
+}
+
+impl Param<'_> {
+    /// Reads a count, rounded and clamped into `[lo, hi]` (the notice says
+    /// so). False if the value is not a number.
+    fn count(&mut self, field: &mut u32, lo: u32, hi: u32) -> bool {
+        let Some((v, why)) = read_count(self.value, lo, hi) else {
+            return false;
+        };
+        if let Some(why) = why {
+            let (k, v) = (shown(self.key), shown(self.value));
+            self.notices.push(format!("`{k}={v}` {why}"));
         }
-        i += 1;
+        *field = v;
+        true
     }
-    String::from_utf8_lossy(&out).into_owned()
+
+    /// A positive what-if value, clamped to [`MAX_WHAT_IF`] (the notice
+    /// says so).
+    fn what_if(&mut self) -> Option<f64> {
+        let x = self.value.trim().parse::<f64>().ok();
+        let x = x.filter(|x| x.is_finite() && *x > 0.0)?;
+        let clamped = x.min(MAX_WHAT_IF);
+        if clamped < x {
+            let (k, v) = (shown(self.key), shown(self.value));
+            let exact = crate::format::exact(clamped);
+            self.notices
+                .push(format!("`{k}={v}` is out of range: using {exact}"));
+        }
+        Some(clamped)
+    }
+}
+
+/// A named choice (GPU, model, flavour, schedule, stack, switch): whether
+/// the value was valid, or `None` if the key is not one of these.
+fn read_choice(c: &mut Controls, key: &str, value: &str) -> Option<bool> {
+    let flag = || match value {
+        "1" | "true" | "on" => Some(true),
+        "0" | "false" | "off" => Some(false),
+        _ => None,
+    };
+    Some(match key {
+        // Short names and any capitalisation, as scenario files.
+        "gpu" => gpu_by_id(value).map(|g| c.gpu = g.id).is_some(),
+        "model" if value == "custom" => {
+            c.model = "custom";
+            true
+        }
+        "model" => find_preset(value).map(|p| c.model = p.id).is_some(),
+        "mlp" => Mlp::from_key(value).map(|v| c.custom.mlp = v).is_some(),
+        "dp" => DataParallel::from_key(value).map(|v| c.dp = v).is_some(),
+        "schedule" => Schedule::from_key(value).map(|v| c.schedule = v).is_some(),
+        "scaling" => Scaling::from_key(value).map(|v| c.scaling = v).is_some(),
+        "recompute" => Recompute::from_key(value)
+            .map(|v| c.recompute = v)
+            .is_some(),
+        "precision" => Precision::from_key(value)
+            .map(|v| c.precision = v)
+            .is_some(),
+        "stack" => StackId::parse(value).map(|v| c.stack = v).is_some(),
+        "sp" => flag().map(|v| c.sp = v).is_some(),
+        "best" => flag().map(|v| c.best = v).is_some(),
+        _ => return None,
+    })
+}
+
+/// A count (nodes, context, degrees, batches, a custom model's shape):
+/// whether the value was valid, or `None` if the key is not one of these.
+fn read_counted(c: &mut Controls, p: &mut Param) -> Option<bool> {
+    let top = DEGREES[DEGREES.len() - 1];
+    let m = &mut c.custom;
+    Some(match p.key {
+        "nodes" => p.count(&mut c.nodes, 1, MAX_NODES),
+        "seq" => p.count(&mut c.seq_len, SEQ_RANGE.0 / 4, SEQ_RANGE.1 * 8),
+        "tp" => p.count(&mut c.tp, 1, top),
+        "pp" => p.count(&mut c.pp, 1, 256),
+        "cp" => p.count(&mut c.cp, 1, top),
+        "local" => p.count(&mut c.local_batch, 1, 4096),
+        "global" => p.count(&mut c.global_batch, 1, 1 << 24),
+        "mb" => p.count(&mut c.micro_batch, 1, 4096),
+        "layers" => p.count(&mut m.layers, 1, custom_max::LAYERS),
+        "hidden" => p.count(&mut m.hidden, 1, custom_max::HIDDEN),
+        "heads" => p.count(&mut m.heads, 1, custom_max::HEADS),
+        "kv" => p.count(&mut m.kv_heads, 1, custom_max::HEADS),
+        "ffn" => p.count(&mut m.ffn, 1, custom_max::FFN),
+        "vocab" => p.count(&mut m.vocab, 1, custom_max::VOCAB),
+        _ => return None,
+    })
+}
+
+/// A hardware what-if: whether the value was valid, or `None` if the key
+/// is not one of these.
+fn read_hardware(o: &mut Overrides, p: &mut Param) -> Option<bool> {
+    let slot = match p.key {
+        "peak" => &mut o.peak_tflops,
+        "hbm" => &mut o.hbm_gb_per_s,
+        "nvlink" => &mut o.nvlink_gb_per_s,
+        "net" => &mut o.network_gbps_per_gpu,
+        "dpbw" => &mut o.dp_overlap_gb_per_s,
+        // GPUs per node is a count: positive, then rounded and clamped.
+        "gpn" => {
+            let positive = p.what_if().is_some();
+            let mut g = 1;
+            let ok = positive && p.count(&mut g, 1, 1024);
+            if ok {
+                o.gpus_per_node = Some(g);
+            }
+            return Some(ok);
+        }
+        _ => return None,
+    };
+    let v = p.what_if();
+    if v.is_some() {
+        *slot = v;
+    }
+    Some(v.is_some())
 }
 
 /// Reads controls from a query string (with or without the leading `?`),
@@ -135,141 +246,31 @@ fn unescape(s: &str) -> String {
 pub fn from_query(query: &str) -> (Controls, Vec<String>) {
     let mut c = Controls::default();
     let mut notices = Vec::new();
-    let query = query.strip_prefix('?').unwrap_or(query);
     let mut seen: Vec<String> = Vec::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = unescape(raw_key);
-        let value = unescape(raw_value);
-        let shown = |v: &str| -> String { v.chars().take(40).collect() };
+    for (key, value) in params(query) {
         if seen.contains(&key) {
+            let k = shown(&key);
             notices.push(format!(
-                "`{}` is given more than once: the last one is used",
-                shown(&key)
+                "`{k}` is given more than once: the last one is used"
             ));
         } else if seen.len() < 64 {
             seen.push(key.clone());
         }
         let ignored = |why: &str| format!("ignored `{}={}`: {why}", shown(&key), shown(&value));
-        let num = |v: &str| v.trim().parse::<f64>().ok().filter(|x| x.is_finite());
-        // Counts are rounded and clamped into [lo, hi]; the notice says so.
-        let int = |field: &mut u32, lo: u32, hi: u32, notices: &mut Vec<String>| match read_count(
-            &value, lo, hi,
-        ) {
-            Some((v, why)) => {
-                if let Some(why) = why {
-                    notices.push(format!("`{}={}` {why}", shown(&key), shown(&value)));
-                }
-                *field = v;
-                true
-            }
-            None => false,
+        let mut p = Param {
+            key: &key,
+            value: &value,
+            notices: &mut notices,
         };
-        let ok = match key.as_str() {
-            // Short names and any capitalisation, as scenario files.
-            "gpu" => match gpu_by_id(&value) {
-                Some(g) => {
-                    c.gpu = g.id;
-                    true
-                }
-                None => false,
-            },
-            "model" => {
-                if value == "custom" {
-                    c.model = "custom";
-                    true
-                } else if let Some(p) = find_preset(&value) {
-                    c.model = p.id;
-                    true
-                } else {
-                    false
-                }
-            }
-            "nodes" => int(&mut c.nodes, 1, MAX_NODES, &mut notices),
-            "seq" => int(
-                &mut c.seq_len,
-                SEQ_RANGE.0 / 4,
-                SEQ_RANGE.1 * 8,
-                &mut notices,
-            ),
-            "tp" => int(&mut c.tp, 1, DEGREES[DEGREES.len() - 1], &mut notices),
-            "pp" => int(&mut c.pp, 1, 256, &mut notices),
-            "cp" => int(&mut c.cp, 1, DEGREES[DEGREES.len() - 1], &mut notices),
-            "local" => int(&mut c.local_batch, 1, 4096, &mut notices),
-            "global" => int(&mut c.global_batch, 1, 1 << 24, &mut notices),
-            "mb" => int(&mut c.micro_batch, 1, 4096, &mut notices),
-            "layers" => int(&mut c.custom.layers, 1, custom_max::LAYERS, &mut notices),
-            "hidden" => int(&mut c.custom.hidden, 1, custom_max::HIDDEN, &mut notices),
-            "heads" => int(&mut c.custom.heads, 1, custom_max::HEADS, &mut notices),
-            "kv" => int(&mut c.custom.kv_heads, 1, custom_max::HEADS, &mut notices),
-            "ffn" => int(&mut c.custom.ffn, 1, custom_max::FFN, &mut notices),
-            "vocab" => int(&mut c.custom.vocab, 1, custom_max::VOCAB, &mut notices),
-            "mlp" => Mlp::from_key(&value).map(|v| c.custom.mlp = v).is_some(),
-            "dp" => DataParallel::from_key(&value).map(|v| c.dp = v).is_some(),
-            "schedule" => Schedule::from_key(&value).map(|v| c.schedule = v).is_some(),
-            "scaling" => Scaling::from_key(&value).map(|v| c.scaling = v).is_some(),
-            "recompute" => Recompute::from_key(&value)
-                .map(|v| c.recompute = v)
-                .is_some(),
-            "precision" => Precision::from_key(&value)
-                .map(|v| c.precision = v)
-                .is_some(),
-            "stack" => StackId::parse(&value).map(|v| c.stack = v).is_some(),
-            "sp" | "best" => match value.as_str() {
-                "1" | "true" | "on" => Some(true),
-                "0" | "false" | "off" => Some(false),
-                _ => None,
-            }
-            .map(|v| {
-                if key == "sp" {
-                    c.sp = v;
-                } else {
-                    c.best = v;
-                }
-            })
-            .is_some(),
-            // GPUs per node is a count: positive, then rounded and clamped.
-            "gpn" => match num(&value) {
-                Some(x) if x > 0.0 => {
-                    let mut g = 1;
-                    int(&mut g, 1, 1024, &mut notices);
-                    c.overrides.gpus_per_node = Some(g);
-                    true
-                }
-                _ => false,
-            },
-            "peak" | "hbm" | "nvlink" | "net" | "dpbw" => match num(&value) {
-                Some(x) if x > 0.0 => {
-                    let o: &mut Overrides = &mut c.overrides;
-                    let clamped = x.min(MAX_WHAT_IF);
-                    if clamped < x {
-                        notices.push(format!(
-                            "`{}={}` is out of range: using {}",
-                            shown(&key),
-                            shown(&value),
-                            crate::format::exact(clamped)
-                        ));
-                    }
-                    match key.as_str() {
-                        "peak" => o.peak_tflops = Some(clamped),
-                        "hbm" => o.hbm_gb_per_s = Some(clamped),
-                        "nvlink" => o.nvlink_gb_per_s = Some(clamped),
-                        "net" => o.network_gbps_per_gpu = Some(clamped),
-                        _ => o.dp_overlap_gb_per_s = Some(clamped),
-                    }
-                    true
-                }
-                _ => false,
-            },
+        let ok = read_choice(&mut c, &key, &value)
+            .or_else(|| read_counted(&mut c, &mut p))
+            .or_else(|| read_hardware(&mut c.overrides, &mut p))
             // Read by `embed_of`.
-            EMBED => true,
-            _ => {
-                notices.push(ignored("unknown parameter"));
-                continue;
-            }
-        };
-        if !ok {
-            notices.push(ignored("not a valid value"));
+            .or_else(|| (key == EMBED).then_some(true));
+        match ok {
+            Some(true) => {}
+            Some(false) => notices.push(ignored("not a valid value")),
+            None => notices.push(ignored("unknown parameter")),
         }
     }
     (c, notices)
@@ -283,12 +284,11 @@ pub const EMBED: &str = "embed";
 /// throughput chart.
 #[must_use]
 pub fn embed_of(query: &str) -> Option<(Vec<Chart>, Vec<String>)> {
-    let query = query.strip_prefix('?').unwrap_or(query);
     // The last `embed=` counts, as the last of any parameter does.
-    let value = query.split('&').rev().find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (unescape(k) == EMBED).then(|| unescape(v))
-    })?;
+    let value = params(query)
+        .filter(|(k, _)| k == EMBED)
+        .last()
+        .map(|(_, v)| v)?;
     let mut charts = Vec::new();
     let mut notices = Vec::new();
     for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -450,7 +450,10 @@ mod tests {
 
     #[test]
     fn escapes_are_decoded() {
-        assert_eq!(unescape("a%20b+c%2"), "a b c%2");
+        assert_eq!(
+            params("?a%20b=c+d%2").collect::<Vec<_>>(),
+            [(String::from("a b"), String::from("c d%2"))]
+        );
         let (c, _) = from_query("model=llama2%2D13b");
         assert_eq!(c.model, "llama2-13b");
     }

@@ -29,6 +29,8 @@ pub mod evaluate;
 pub mod findings;
 pub mod fit;
 pub mod hardware;
+#[cfg(feature = "json")]
+pub mod json;
 mod math;
 pub mod memory;
 pub mod model;

@@ -96,7 +96,7 @@ fn read_scenario(path: Option<&String>) -> Result<Scenario, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?
     };
-    serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+    scalescope_core::json::read_scenario(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Published runs per stack and source: each run, the errors, the fitted

@@ -1,0 +1,403 @@
+//! The setting as the core's scenario file, and a scenario file read back
+//! into controls: applied whole or not at all, with notices for what the
+//! explorer shows differently.
+
+use crate::state::{Controls, Outcome, Scaling, MAX_NODES};
+use scalescope_core::error::Error as CoreError;
+use scalescope_core::hardware::gpu_by_id;
+use scalescope_core::model::find_preset;
+use scalescope_core::scenario::{ModelSpec, Scenario, Schedule};
+use scalescope_core::stack::Stack;
+
+/// The scenario file of the current setting, at the current node count.
+/// With the best-layout switch on, it holds the layout that was found
+/// there, so evaluating the file gives the numbers on screen.
+#[must_use]
+pub fn scenario_json(c: &Controls, current: &Outcome) -> String {
+    let mut s = c.scenario_at(c.nodes, c.gpu);
+    if c.best {
+        if let Ok((layout, _)) = current {
+            s.parallel = layout.parallel;
+            s.micro_batch = layout.micro_batch;
+            s.recompute = layout.recompute;
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&s).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Largest scenario file read, bytes: any real scenario is under 2 KB.
+pub const MAX_SCENARIO_BYTES: usize = 64 * 1024;
+
+/// Reads a scenario file into controls. Returns the controls and notices
+/// about what the explorer shows differently (clamped or not represented),
+/// or an error that names the field and the problem. Nothing is applied on
+/// error, so the page keeps its current view.
+///
+/// # Errors
+/// Malformed JSON, an unknown or missing field, a value of the wrong type,
+/// or a scenario the core rejects (with the core's message).
+pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(format!(
+            "the file is {} KB; a scenario file is a few hundred bytes (at most {} KB are read)",
+            text.len() / 1024,
+            MAX_SCENARIO_BYTES / 1024
+        ));
+    }
+    let s = read(text)?;
+    // A file the explorer wrote for a setting that cannot run (TP not
+    // dividing the heads, a batch that does not split) opens in that state,
+    // as the same link would, with the reason; names, ranges and limits the
+    // controls cannot hold are refused.
+    let mut notices = Vec::new();
+    match s.to_config() {
+        Ok(_) => {}
+        Err(e) if can_open_as_saved(&e) => {
+            notices.push(format!("as saved, this setting cannot run: {e}"));
+        }
+        Err(e) => return Err(format!("the scenario cannot run: {e}")),
+    }
+    let mut c = Controls::default();
+    hardware(&s, &mut c, &mut notices)?;
+    model(&s, &mut c);
+    layout(&s, &mut c, &mut notices);
+    batch(&s, &mut c);
+    // The same ranges as a link's: whatever a link would clamp is clamped
+    // here too, and said so.
+    let (checked, clamped) = crate::url::from_query(&crate::url::to_query(&c));
+    notices.extend(clamped);
+    Ok((checked, notices))
+}
+
+/// The cluster: GPU, node count and the what-ifs that differ from the
+/// datasheet.
+fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result<(), String> {
+    let hw = &s.hardware;
+    // The core reads short names and any capitalisation (it has accepted
+    // this one): the control shows the GPU it resolved to.
+    c.gpu = gpu_by_id(&hw.gpu).map_or(c.gpu, |g| g.id);
+    if hw.nodes > MAX_NODES {
+        return Err(format!(
+            "`hardware.nodes`: {} nodes is beyond the explorer's {MAX_NODES}",
+            hw.nodes
+        ));
+    }
+    c.nodes = hw.nodes;
+    c.overrides.gpus_per_node = hw.gpus_per_node;
+    c.overrides.network_gbps_per_gpu = hw.inter_node_gbps_per_gpu;
+    c.overrides.peak_tflops = hw.peak_tflops;
+    c.overrides.hbm_gb_per_s = hw.hbm_gb_per_s;
+    c.overrides.nvlink_gb_per_s = hw.nvlink_gb_per_s;
+    c.overrides.dp_overlap_gb_per_s = hw.dp_overlap_gb_per_s;
+    // The datasheet defaults need no override.
+    let gpu = crate::state::gpu_of(c);
+    if c.overrides.gpus_per_node == Some(gpu.gpus_per_node) {
+        c.overrides.gpus_per_node = None;
+    }
+    if let Some(v) = c.overrides.network_gbps_per_gpu {
+        let datasheet = gpu.network_per_node.as_gb_s() * 8.0 / f64::from(gpu.gpus_per_node.max(1));
+        if (v - datasheet).abs() < 1e-9 && c.overrides.gpus_per_node.is_none() {
+            c.overrides.network_gbps_per_gpu = None;
+        }
+    }
+    if hw.hbm_gib.is_some() {
+        notices.push(String::from(
+            "`hardware.hbm_gib` is not an explorer control: the GPU's datasheet HBM capacity is used",
+        ));
+    }
+    Ok(())
+}
+
+/// A preset by the name the core resolved, or the custom model.
+fn model(s: &Scenario, c: &mut Controls) {
+    match &s.model {
+        ModelSpec::Preset(id) => {
+            c.model = find_preset(id).map_or(c.model, |p| p.id);
+        }
+        ModelSpec::Custom(m) => {
+            c.model = "custom";
+            c.custom = *m;
+        }
+    }
+    c.seq_len = s.seq_len;
+}
+
+/// The parallel layout, micro-batch, recomputation, precision and stack.
+fn layout(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) {
+    let p = s.parallel;
+    c.dp = p.dp;
+    c.tp = p.tp;
+    c.pp = p.pp;
+    c.cp = p.cp;
+    // A file says nothing of the switch where sequence parallelism cannot
+    // run (TP 1, or a stack without it): the switch keeps its place.
+    let says_sp = p.tp > 1 && Stack::of(s.stack).sequence_parallel;
+    c.sp = if says_sp { p.sp } else { c.sp };
+    c.schedule = p.schedule;
+    if p.schedule == Schedule::Interleaved && p.virtual_stages != 2 {
+        notices.push(format!(
+            "`parallel.virtual_stages` is {}: the explorer interleaves 2 chunks per stage",
+            p.virtual_stages
+        ));
+    }
+    c.micro_batch = s.micro_batch;
+    c.recompute = s.recompute;
+    c.precision = s.precision;
+    c.stack = s.stack;
+}
+
+/// A batch that splits evenly over the GPUs reads as weak scaling (so the
+/// sweep keeps sequences per GPU); any other as strong scaling.
+fn batch(s: &Scenario, c: &mut Controls) {
+    let gpus = u64::from(c.nodes) * u64::from(c.gpus_per_node());
+    if gpus > 0 && u64::from(s.global_batch) % gpus == 0 {
+        c.scaling = Scaling::Weak;
+        c.local_batch = u32::try_from(u64::from(s.global_batch) / gpus).unwrap_or(1);
+    } else {
+        c.scaling = Scaling::Strong;
+        c.global_batch = s.global_batch;
+    }
+}
+
+/// Reads the scenario, naming the field of a mistake by its dotted path,
+/// as the core's `json::read_scenario` does (a test keeps the two in step).
+/// The path is found from serde_json's line and column by [`path_at`]:
+/// serde_path_to_error, which the command-line tool uses, costs the site
+/// 11 KiB gzipped (it wraps every visitor of the scenario's types), this
+/// scan well under one.
+fn read(text: &str) -> Result<Scenario, String> {
+    serde_json::from_str(text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            return format!("not valid JSON: {e}");
+        }
+        let message = e.to_string();
+        // An unknown field is named by the message itself and reported
+        // just after its key: the path is the object it was found in. A
+        // missing one is reported after its object's closing brace.
+        let unknown = message.starts_with("unknown field");
+        let path = path_at(text, e.line(), e.column(), unknown);
+        if path.is_empty() {
+            message
+        } else {
+            format!("`{path}`: {message}")
+        }
+    })
+}
+
+/// The dotted path (`parallel.tp`) of the JSON value that ends at `line`
+/// and `column` (as serde_json reports them), found by scanning the text
+/// up to there. With `parent`, the path of the object holding it.
+fn path_at(text: &str, line: usize, column: usize, parent: bool) -> String {
+    let mut end = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            end += column.min(l.len());
+            break;
+        }
+        end += l.len();
+    }
+    let bytes = text.as_bytes();
+    let end = end.min(bytes.len());
+    // One entry per open object: the key whose value is being read.
+    let mut keys: Vec<Option<&str>> = Vec::new();
+    let mut last: Option<&str> = None;
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                last = text.get(start..i.min(bytes.len()));
+            }
+            b':' => {
+                if let Some(top) = keys.last_mut() {
+                    *top = last.take();
+                }
+            }
+            b'{' => keys.push(None),
+            b'}' => {
+                keys.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if parent {
+        keys.pop();
+    }
+    keys.iter().flatten().copied().collect::<Vec<_>>().join(".")
+}
+
+/// Whether a scenario failing with `e` can still be shown by the controls
+/// (in the cannot-run state): a layout or shape that does not divide, or a
+/// precision the GPU lacks, but not an unknown name or a value out of range.
+fn can_open_as_saved(e: &CoreError) -> bool {
+    matches!(
+        e,
+        CoreError::TpNotDividingHeads { .. }
+            | CoreError::PipelineTooDeep { .. }
+            | CoreError::StackLacks { .. }
+            | CoreError::CpNotDividingSequence { .. }
+            | CoreError::LayoutNotDividingGpus { .. }
+            | CoreError::BatchNotDivisible { .. }
+            | CoreError::InterleavingNeedsMicroBatches { .. }
+            | CoreError::HeadsNotDividingHidden { .. }
+            | CoreError::KvHeadsNotDividingHeads { .. }
+            | CoreError::PrecisionUnsupported { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::compute;
+
+    #[test]
+    fn scenario_round_trips_through_the_file() {
+        let mut c = Controls {
+            gpu: "a100-sxm4-80gb",
+            nodes: 16,
+            model: "llama2-13b",
+            seq_len: 8192,
+            tp: 4,
+            pp: 2,
+            micro_batch: 1,
+            ..Controls::default()
+        };
+        c.overrides.nvlink_gb_per_s = Some(450.0);
+        let text = scenario_json(&c, &Err(String::new()));
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["hardware"]["gpu"], "a100-sxm4-80gb");
+        assert_eq!(back["parallel"]["tp"], 4);
+        let (read, notices) = import_scenario(&text).unwrap();
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(read, c);
+    }
+
+    #[test]
+    fn exported_best_layout_is_the_one_found() {
+        let c = Controls {
+            best: true,
+            ..Controls::default()
+        };
+        let v = compute(&c);
+        let (layout, _) = v.current.clone().unwrap();
+        let text = scenario_json(&c, &v.current);
+        let s: Scenario = serde_json::from_str(&text).unwrap();
+        assert_eq!(s.parallel, layout.parallel);
+        assert_eq!(s.micro_batch, layout.micro_batch);
+    }
+
+    #[test]
+    fn bad_files_name_the_field_and_change_nothing() {
+        let good = scenario_json(&Controls::default(), &Err(String::new()));
+        let cases = [
+            ("{ not json", "not valid JSON"),
+            (
+                &good.replace("\"nodes\": 32", "\"nodes\": \"many\""),
+                "`hardware.nodes`",
+            ),
+            (
+                &good.replace("\"seq_len\"", "\"seq_length\""),
+                "unknown field `seq_length`",
+            ),
+            (
+                &good.replace("\"micro_batch\": 2,", ""),
+                "missing field `micro_batch`",
+            ),
+            (&good.replace("\"sp\": false", "\"sp\": 1"), "`parallel.sp`"),
+            (
+                &good.replace("\"llama2-7b\"", "7"),
+                "`model`: invalid type: integer `7`, expected a preset name",
+            ),
+            (
+                &good.replace("\"llama2-7b\"", "\"llama9-7b\""),
+                "the scenario cannot run",
+            ),
+            (
+                &good.replace("\"dp\": \"fsdp\"", "\"dp\": \"zero9\""),
+                "`parallel.dp`",
+            ),
+            (&good.replace("\"nodes\": 32", "\"nodes\": 0"), "nodes"),
+            ("[]", "expected struct Scenario"),
+        ];
+        for (text, expected) in cases {
+            let err = import_scenario(text).expect_err(text);
+            assert!(err.contains(expected), "{expected:?} not in {err:?}");
+        }
+    }
+
+    #[test]
+    fn a_setting_saved_where_it_cannot_run_opens_in_that_state() {
+        let mut c = Controls {
+            tp: 3,
+            ..Controls::default()
+        };
+        let text = scenario_json(&c, &Err(String::from("cannot run")));
+        let (back, notices) = import_scenario(&text).unwrap();
+        assert_eq!(back.tp, 3);
+        assert!(
+            notices[0].starts_with("as saved, this setting cannot run: tensor parallel 3"),
+            "{notices:?}"
+        );
+        c.tp = 1;
+        c.overrides.peak_tflops = Some(1e-4);
+        let text = scenario_json(&c, &Err(String::from("cannot run")));
+        let err = import_scenario(&text).unwrap_err();
+        assert!(err.contains("hardware.peak_tflops"), "{err}");
+    }
+
+    #[test]
+    fn short_gpu_and_model_names_open_as_the_core_reads_them() {
+        let mut s = Scenario::example();
+        s.hardware.gpu = "b200".into();
+        s.model = ModelSpec::Preset("LLAMA2-13B".into());
+        let (c, _) = import_scenario(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!((c.gpu, c.model), ("b200-180gb", "llama2-13b"));
+    }
+
+    #[test]
+    fn the_cores_example_file_imports() {
+        let text = serde_json::to_string(&Scenario::example()).unwrap();
+        let (c, _) = import_scenario(&text).unwrap();
+        assert_eq!((c.nodes, c.tp, c.scaling), (32, 2, Scaling::Weak));
+        assert_eq!(c.local_batch, 2);
+    }
+
+    #[test]
+    fn mistakes_are_named_as_the_command_line_tool_names_them() {
+        let good = scenario_json(&Controls::default(), &Err(String::new()));
+        let custom = r#"{"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "vocab": 32000, "mlp": "swiglu"}"#;
+        let with_custom = good.replace("\"llama2-7b\"", custom);
+        let cases = [
+            good.replace("\"nodes\": 32", "\"nodes\": \"many\""),
+            good.replace("\"seq_len\"", "\"seq_length\""),
+            good.replace("\"micro_batch\": 2,", ""),
+            good.replace("\"sp\": false", "\"sp\": 1"),
+            good.replace("\"llama2-7b\"", "7"),
+            good.replace("\"dp\": \"fsdp\"", "\"dp\": \"zero9\""),
+            with_custom.replace("\"hidden\": 4096", "\"hidden\": \"big\""),
+            with_custom.replace("\"heads\": 32,", ""),
+            String::from("[]"),
+            String::from("{ not json"),
+        ];
+        for text in cases {
+            let ours = read(&text).unwrap_err();
+            let cores = scalescope_core::json::read_scenario(&text).unwrap_err();
+            let path = |e: &str| e.split('`').nth(1).map(String::from);
+            assert_eq!(
+                ours.starts_with('`'),
+                cores.starts_with('`'),
+                "{ours} / {cores}"
+            );
+            if ours.starts_with('`') {
+                assert_eq!(path(&ours), path(&cores), "{ours} / {cores}");
+            }
+        }
+    }
+}
