@@ -155,7 +155,7 @@ TEXT
 {
   echo "# Published training runs: measured vs model"
   echo
-  echo "Printed by \`scalescope validate\` from \`core/src/validation.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on these runs (\`docs/calibration.md\`); each source is also predicted with constants fitted without it."
+  echo "Printed by \`scalescope validate\` from \`core/src/validation/runs.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on these runs (\`docs/calibration.md\`); each source is also predicted with constants fitted without it."
   echo
   echo '```'
   "$bin" validate

@@ -58,13 +58,23 @@ pub fn per_gpu(cfg: &Config) -> Memory {
 /// ([`Config::pipeline_split`]) already computed.
 #[must_use]
 pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
+    let layers_stage = f64::from(most.max(last));
+    Memory {
+        activations: Bytes(activations(cfg, layers_stage, f64::from(last))),
+        reserve: Bytes::gib(cal::RUNTIME_RESERVE_GIB),
+        ..model_state(cfg, layers_stage)
+    }
+}
+
+/// Weights, gradients, optimizer state and communication buffers of a stage
+/// of `layers_stage` layers, as the data-parallel flavour keeps them (the
+/// other parts zero).
+fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let model = &cfg.model;
     let p = cfg.layout.parallel;
-    let (tp, pp, cp) = (f64::from(p.tp), f64::from(p.pp), f64::from(p.cp));
+    let tp = f64::from(p.tp);
     let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
     let gpn = cfg.cluster.gpus_per_node;
-    let layers_stage = f64::from(most.max(last));
-    let layers_last = f64::from(last);
     let layer_params = model.layer_params() / tp;
     let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let params = layer_params * layers_stage + root;
@@ -111,36 +121,87 @@ pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
             (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
         ),
     };
+    Memory {
+        weights: Bytes(weights),
+        gradients: Bytes(grads),
+        optimizer: Bytes(optimizer),
+        buffers: Bytes(buffers),
+        ..Memory::default()
+    }
+}
 
-    let h = f64::from(model.hidden);
-    let kv = model.kv_dim();
-    let ffn = f64::from(model.ffn);
-    let ffn_tensors = match model.mlp {
-        Mlp::Swiglu => 3.0,
-        Mlp::Gelu => 2.0,
-    };
-    let sp = if p.sp { tp } else { 1.0 };
-    // Elements saved per token per layer: the hidden-sized norm inputs and
-    // outputs (replicated across TP ranks unless sequence parallel) and the
-    // TP-sharded projections.
-    let per_token = match cfg.layout.recompute {
-        Recompute::None => 4.0 * h / sp + (2.0 * h + 2.0 * kv + ffn_tensors * ffn) / tp,
+/// The widths a layer's saved activations are made of, on one TP rank.
+struct Widths {
+    /// Hidden size.
+    h: f64,
+    /// Key/value width.
+    kv: f64,
+    /// MLP width.
+    ffn: f64,
+    /// MLP tensors of `ffn` width (three for SwiGLU, two for GeLU).
+    ffn_tensors: f64,
+    /// The sequence-parallel split of hidden-sized tensors (TP, or 1).
+    sp: f64,
+    /// Tensor-parallel degree.
+    tp: f64,
+}
+
+impl Widths {
+    /// The widths of `cfg`'s model on one of its TP ranks.
+    fn of(cfg: &Config) -> Self {
+        let model = &cfg.model;
+        let tp = f64::from(cfg.layout.parallel.tp);
+        Self {
+            h: f64::from(model.hidden),
+            kv: model.kv_dim(),
+            ffn: f64::from(model.ffn),
+            ffn_tensors: match model.mlp {
+                Mlp::Swiglu => 3.0,
+                Mlp::Gelu => 2.0,
+            },
+            sp: if cfg.layout.parallel.sp { tp } else { 1.0 },
+            tp,
+        }
+    }
+
+    /// Elements per token of a layer that keeps every activation: the
+    /// hidden-sized norm inputs and outputs (replicated across TP ranks
+    /// unless sequence parallel) and the TP-sharded projections.
+    fn every_activation(&self) -> f64 {
+        4.0 * self.h / self.sp
+            + (2.0 * self.h + 2.0 * self.kv + self.ffn_tensors * self.ffn) / self.tp
+    }
+}
+
+/// Elements saved per token per layer under the recomputation mode, with
+/// the score matrix where the stack materialises it.
+fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
+    let (h, kv, ffn, ffn_tensors, sp, tp) = (w.h, w.kv, w.ffn, w.ffn_tensors, w.sp, w.tp);
+    let cp = f64::from(cfg.layout.parallel.cp);
+    let saved = match cfg.layout.recompute {
+        Recompute::None => w.every_activation(),
         Recompute::Selective => {
             2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn) / tp
         }
         Recompute::Full => h / sp,
-    } + if cfg.layout.recompute == Recompute::None && !cfg.stack.flash_attention {
+    };
+    let scores = if cfg.layout.recompute == Recompute::None && !cfg.stack.flash_attention {
         // The score matrix kept for backward: Korthikanti et al.'s
         // `5as/h` bytes per hidden element, in two-byte elements.
-        2.5 * f64::from(model.heads) * f64::from(cfg.seq_len) / cp / tp
+        2.5 * f64::from(cfg.model.heads) * f64::from(cfg.seq_len) / cp / tp
     } else {
         0.0
     };
-    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len) / cp;
+    saved + scores
+}
+
+/// Micro-batches whose activations a stage holds at its peak: the first
+/// stage (the most) and the last (which also holds the logits).
+fn in_flight(cfg: &Config) -> (f64, f64) {
+    let p = cfg.layout.parallel;
+    let pp = f64::from(p.pp);
     let m = f64::from(cfg.micro_batches().max(1));
-    // Micro-batches whose activations a stage holds at its peak: the first
-    // stage (the most) and the last (which also holds the logits).
-    let (first_in_flight, last_in_flight) = if p.pp == 1 {
+    if p.pp == 1 {
         (1.0, 1.0)
     } else {
         match p.schedule {
@@ -157,28 +218,30 @@ pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
                 )
             }
         }
-    };
+    }
+}
+
+/// Saved activations at the peak: the fuller of the first stage (its
+/// micro-batches in flight) and the last (its own and the fp32 logits),
+/// plus one layer's working set while it is recomputed.
+fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
+    let w = Widths::of(cfg);
+    let per_token = saved_per_token(cfg, &w);
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len)
+        / f64::from(cfg.layout.parallel.cp);
+    let (first_in_flight, last_in_flight) = in_flight(cfg);
     let stage = 2.0 * per_token * tokens * layers_stage;
     let stage_last = 2.0 * per_token * tokens * layers_last;
     // fp32 logits and their gradient, one micro-batch's at a time.
-    let logits = 2.0 * 4.0 * tokens * f64::from(model.vocab) / tp;
-    let mut activations = if p.pp == 1 {
+    let logits = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / w.tp;
+    let mut activations = if cfg.layout.parallel.pp == 1 {
         stage + logits
     } else {
         (stage * first_in_flight).max(stage_last * last_in_flight + logits)
     };
     if cfg.layout.recompute == Recompute::Full {
         // One layer's full working set while it is recomputed.
-        activations +=
-            2.0 * tokens * (4.0 * h / sp + (2.0 * h + 2.0 * kv + ffn_tensors * ffn) / tp);
+        activations += 2.0 * tokens * w.every_activation();
     }
-
-    Memory {
-        weights: Bytes(weights),
-        gradients: Bytes(grads),
-        optimizer: Bytes(optimizer),
-        activations: Bytes(activations),
-        buffers: Bytes(buffers),
-        reserve: Bytes::gib(cal::RUNTIME_RESERVE_GIB),
-    }
+    activations
 }

@@ -4,6 +4,7 @@
 use crate::evaluate::{Report, Step};
 use crate::memory;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
+use crate::stack::Stack;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -172,21 +173,7 @@ pub fn for_each_layout(
     }
     let gpus = base.cluster.gpus();
     let model = base.model;
-    let mut evaluated = 0;
-    let mut oom = 0;
-    let recomputes: &[Recompute] = if space.recompute {
-        &[Recompute::None, Recompute::Selective, Recompute::Full]
-    } else {
-        &[Recompute::None]
-    };
-    let stack = &base.stack;
-    // A layout without its data-parallel flavour.
-    let key = |l: &Layout| {
-        let mut l = *l;
-        l.parallel.dp = DataParallel::Ddp;
-        l
-    };
-    let mut shared: Option<(Layout, Step)> = None;
+    let mut walk = Walk::new(base, space);
     let in_node = if space.model_parallel_in_node {
         base.cluster.gpus_per_node
     } else {
@@ -216,93 +203,176 @@ pub fn for_each_layout(
                 if base.global_batch % dp != 0 {
                     continue;
                 }
-                let per_replica = base.global_batch / dp;
-                // Without accumulation or a pipeline, a replica runs its
-                // whole batch at once, whatever its size.
-                let whole = pp == 1 && !space.accumulation;
-                let cap = if whole {
-                    0
-                } else {
-                    space.max_micro_batch.min(per_replica)
-                };
-                let whole_batch = whole.then_some(per_replica).filter(|&b| b > 0);
-                for mb in powers_of_two(cap).chain(whole_batch) {
-                    if per_replica % mb != 0 {
+                walk.replicas((tp, pp, cp), dp, split, &mut visit);
+            }
+        }
+    }
+    (walk.evaluated, walk.out_of_memory)
+}
+
+/// One walk of [`for_each_layout`] over a search space: what it walks, the
+/// per-layer costs it shares between flavours, and what it has counted.
+struct Walk<'a> {
+    /// The setting every layout runs.
+    base: &'a Config,
+    /// The layouts allowed.
+    space: &'a SearchSpace,
+    /// Recomputation modes to try, least first.
+    recomputes: &'static [Recompute],
+    /// The last layout evaluated, without its flavour, and its step.
+    shared: Option<(Layout, Step)>,
+    /// Layouts evaluated.
+    evaluated: u32,
+    /// Layouts that fit with no recomputation mode.
+    out_of_memory: u32,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk that has visited nothing yet.
+    fn new(base: &'a Config, space: &'a SearchSpace) -> Self {
+        Self {
+            base,
+            space,
+            recomputes: if space.recompute {
+                &[Recompute::None, Recompute::Selective, Recompute::Full]
+            } else {
+                &[Recompute::None]
+            },
+            shared: None,
+            evaluated: 0,
+            out_of_memory: 0,
+        }
+    }
+
+    /// Every micro-batch, schedule and data-parallel flavour of the degrees
+    /// `(tp, pp, cp)` with `dp` replicas.
+    fn replicas(
+        &mut self,
+        (tp, pp, cp): (u32, u32, u32),
+        dp: u32,
+        split: (u32, u32),
+        visit: &mut impl FnMut(&Config, Report),
+    ) {
+        let (base, space) = (self.base, self.space);
+        let stack = &base.stack;
+        let per_replica = base.global_batch / dp;
+        for mb in micro_batch_choices(per_replica, pp, space) {
+            if per_replica % mb != 0 {
+                continue;
+            }
+            let micro_batches = per_replica / mb;
+            for &(schedule, v) in schedules(pp, space, stack) {
+                if schedule == Schedule::Interleaved
+                    && (base.model.layers < pp * v || micro_batches % pp != 0)
+                {
+                    continue;
+                }
+                for flavour in space.dp.iter().flatten() {
+                    // Sharding flavours are all the same layout with one replica.
+                    if dp * cp == 1
+                        && *flavour
+                            != space
+                                .dp
+                                .iter()
+                                .flatten()
+                                .next()
+                                .copied()
+                                .unwrap_or(*flavour)
+                    {
                         continue;
                     }
-                    let micro_batches = per_replica / mb;
-                    let schedules: &[(Schedule, u32)] =
-                        if pp == 1 || !(space.interleaving && stack.interleaving) {
-                            &[(Schedule::OneFOneB, 1)]
-                        } else {
-                            &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
-                        };
-                    for &(schedule, v) in schedules {
-                        if schedule == Schedule::Interleaved
-                            && (model.layers < pp * v || micro_batches % pp != 0)
-                        {
-                            continue;
-                        }
-                        for flavour in space.dp.iter().flatten() {
-                            // Sharding flavours are all the same layout with one replica.
-                            if dp * cp == 1
-                                && *flavour
-                                    != space
-                                        .dp
-                                        .iter()
-                                        .flatten()
-                                        .next()
-                                        .copied()
-                                        .unwrap_or(*flavour)
-                            {
-                                continue;
-                            }
-                            let mut cfg = *base;
-                            cfg.layout = Layout {
-                                parallel: Parallel {
-                                    dp: *flavour,
-                                    tp,
-                                    pp,
-                                    cp,
-                                    sp: space.sequence_parallel
-                                        && stack.sequence_parallel
-                                        && tp > 1,
-                                    schedule,
-                                    virtual_stages: v,
-                                },
-                                micro_batch: mb,
-                                recompute: Recompute::None,
-                            };
-                            let fitting = recomputes.iter().find_map(|&r| {
-                                cfg.layout.recompute = r;
-                                let m = memory::per_gpu_split(&cfg, split);
-                                (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
-                            });
-                            let Some(memory) = fitting else {
-                                oom += 1;
-                                continue;
-                            };
-                            if cfg.check_layout().is_err() {
-                                continue;
-                            }
-                            evaluated += 1;
-                            // The flavours of one layout share its per-layer costs.
-                            let step = match &mut shared {
-                                Some((layout, step)) if *layout == key(&cfg.layout) => {
-                                    step.for_flavour(&cfg);
-                                    step
-                                }
-                                slot => &mut slot.insert((key(&cfg.layout), Step::new(&cfg))).1,
-                            };
-                            let report = step.finish(memory, split);
-                            visit(&cfg, report);
-                        }
-                    }
+                    let layout = Layout {
+                        parallel: Parallel {
+                            dp: *flavour,
+                            tp,
+                            pp,
+                            cp,
+                            sp: space.sequence_parallel && stack.sequence_parallel && tp > 1,
+                            schedule,
+                            virtual_stages: v,
+                        },
+                        micro_batch: mb,
+                        recompute: Recompute::None,
+                    };
+                    self.layout(layout, split, visit);
                 }
             }
         }
     }
-    (evaluated, oom)
+
+    /// One layout: with the least recomputation that fits, checked,
+    /// evaluated and visited.
+    fn layout(
+        &mut self,
+        layout: Layout,
+        split: (u32, u32),
+        visit: &mut impl FnMut(&Config, Report),
+    ) {
+        let mut cfg = *self.base;
+        cfg.layout = layout;
+        let fitting = self.recomputes.iter().find_map(|&r| {
+            cfg.layout.recompute = r;
+            let m = memory::per_gpu_split(&cfg, split);
+            (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
+        });
+        let Some(memory) = fitting else {
+            self.out_of_memory += 1;
+            return;
+        };
+        if cfg.check_layout().is_err() {
+            return;
+        }
+        self.evaluated += 1;
+        // The flavours of one layout share its per-layer costs.
+        let step = match &mut self.shared {
+            Some((layout, step)) if *layout == without_flavour(&cfg.layout) => {
+                step.for_flavour(&cfg);
+                step
+            }
+            slot => {
+                &mut slot
+                    .insert((without_flavour(&cfg.layout), Step::new(&cfg)))
+                    .1
+            }
+        };
+        let report = step.finish(memory, split);
+        visit(&cfg, report);
+    }
+}
+
+/// A layout without its data-parallel flavour.
+fn without_flavour(l: &Layout) -> Layout {
+    let mut l = *l;
+    l.parallel.dp = DataParallel::Ddp;
+    l
+}
+
+/// Micro-batches to try for a replica of `per_replica` sequences: powers
+/// of two up to the space's largest or, without accumulation or a
+/// pipeline, the whole batch at once, whatever its size.
+fn micro_batch_choices(
+    per_replica: u32,
+    pp: u32,
+    space: &SearchSpace,
+) -> impl Iterator<Item = u32> {
+    let whole = pp == 1 && !space.accumulation;
+    let cap = if whole {
+        0
+    } else {
+        space.max_micro_batch.min(per_replica)
+    };
+    let whole_batch = whole.then_some(per_replica).filter(|&b| b > 0);
+    powers_of_two(cap).chain(whole_batch)
+}
+
+/// Pipeline schedules to try, with their virtual stages: the interleaved
+/// one only for a pipeline, where both the space and the stack allow it.
+fn schedules(pp: u32, space: &SearchSpace, stack: &Stack) -> &'static [(Schedule, u32)] {
+    if pp == 1 || !(space.interleaving && stack.interleaving) {
+        &[(Schedule::OneFOneB, 1)]
+    } else {
+        &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
+    }
 }
 
 /// The `count` best layouts for `base` by `objective`.

@@ -168,145 +168,22 @@ fn validate() {
     );
 }
 
+/// Runs the command `args` names.
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
-        Some("eval") => {
-            let cfg = load_with_stack(args)?;
-            let report = evaluate(&cfg).map_err(|e| e.to_string())?;
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-            );
-            Ok(())
-        }
-        Some("sweep") => {
-            let cfg = load_with_stack(args)?;
-            let nodes: Vec<u32> = flag(args, "--nodes")
-                .ok_or("sweep needs --nodes 1,2,4,...")?
-                .split(',')
-                .map(|n| {
-                    n.trim()
-                        .parse::<u32>()
-                        .map_err(|e| format!("--nodes `{n}`: {e}"))
-                })
-                .collect::<Result<_, _>>()?;
-            if nodes.len() > MAX_SWEEP_POINTS {
-                return Err(format!(
-                    "--nodes lists {} counts: at most {MAX_SWEEP_POINTS}",
-                    nodes.len()
-                ));
-            }
-            let scaling = match flag(args, "--scaling").unwrap_or("weak") {
-                "weak" => Scaling::Weak,
-                "strong" => Scaling::Strong,
-                other => return Err(format!("--scaling {other}: use weak or strong")),
-            };
-            let space = SearchSpace::full();
-            let best = args
-                .iter()
-                .any(|a| a == "--best")
-                .then_some((&space, Objective::Throughput));
-            outln!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
-            for p in sweep(&cfg, &nodes, scaling, best) {
-                let l = p.layout.unwrap_or(cfg.layout);
-                let lp = l.parallel;
-                let head = format!(
-                    "{},{},{},{},{},{},{:?},{}",
-                    p.nodes,
-                    u64::from(p.nodes) * u64::from(cfg.cluster.gpus_per_node),
-                    p.global_batch,
-                    lp.tp,
-                    lp.pp,
-                    lp.cp,
-                    lp.dp,
-                    l.micro_batch
-                );
-                match p.result {
-                    Ok(r) => outln!(
-                        "{head},{:.6},{:.1},{:.1},{:.2},{:.4},{:.4},{:.1},{:.3},{:.2},{},",
-                        r.step_time_s,
-                        r.tokens_per_s,
-                        r.tokens_per_s_per_gpu,
-                        r.tflops_per_gpu,
-                        r.mfu,
-                        r.exposed_comm_fraction,
-                        r.power_w_per_gpu,
-                        r.tokens_per_joule,
-                        r.memory_gib_per_gpu,
-                        r.fits
-                    ),
-                    Err(e) => outln!("{head},,,,,,,,,,,\"{e}\""),
-                }
-            }
-            Ok(())
-        }
-        Some("search") => {
-            let cfg = load_with_stack(args)?;
-            let objective = match flag(args, "--objective").unwrap_or("throughput") {
-                "throughput" => Objective::Throughput,
-                "energy" => Objective::Energy,
-                other => return Err(format!("--objective {other}: use throughput or energy")),
-            };
-            let top = match flag(args, "--top") {
-                None => 5,
-                Some(t) => t
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=MAX_TOP).contains(n))
-                    .ok_or_else(|| format!("--top `{t}`: give a count from 1 to {MAX_TOP}"))?,
-            };
-            let space = if args.iter().any(|a| a == "--paper") {
-                SearchSpace::paper()
-            } else {
-                SearchSpace::full()
-            };
-            let result = search(&cfg, &space, objective, top);
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
-            );
-            Ok(())
-        }
+        Some("eval") => eval(args),
+        Some("sweep") => sweep_csv(args),
+        Some("search") => search_json(args),
         Some("validate") => {
             validate();
             Ok(())
         }
         Some("findings") => {
-            let all = findings::all();
-            let held = all.iter().filter(|f| f.holds).count();
-            for f in &all {
-                outln!(
-                    "{} [{}] {}",
-                    f.id,
-                    if f.holds { "holds" } else { "FAILS" },
-                    f.figure
-                );
-                outln!("   claim: {}", f.claim);
-                outln!("   paper: {}", f.paper);
-                outln!("   model: {}", f.model);
-                for n in &f.numbers {
-                    outln!(
-                        "   number: {}: paper {}{} {}, model {:.2} {}, difference {:+.2} {} [{}]",
-                        n.quantity,
-                        n.bound.prefix(),
-                        n.paper,
-                        n.unit,
-                        n.model,
-                        n.unit,
-                        n.difference(),
-                        n.difference_unit(),
-                        if n.holds() { "holds" } else { "misses" }
-                    );
-                }
-            }
-            outln!("{held} of {} findings hold", all.len());
+            print_findings();
             Ok(())
         }
         Some("calibration") => {
-            outln!("| constant | value | unit | source |\n| --- | --- | --- | --- |");
-            for c in calibration::TABLE {
-                outln!("| {} | {} | {} | {} |", c.name, c.value, c.unit, c.source);
-            }
+            print_calibration();
             Ok(())
         }
         Some("bench") => {
@@ -314,6 +191,156 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         _ => Err(USAGE.to_string()),
+    }
+}
+
+/// `eval`: the full report of the scenario as JSON.
+fn eval(args: &[String]) -> Result<(), String> {
+    let cfg = load_with_stack(args)?;
+    let report = evaluate(&cfg).map_err(|e| e.to_string())?;
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+    );
+    Ok(())
+}
+
+/// The node counts of `--nodes 1,2,4`, at most [`MAX_SWEEP_POINTS`].
+fn sweep_nodes(args: &[String]) -> Result<Vec<u32>, String> {
+    let nodes: Vec<u32> = flag(args, "--nodes")
+        .ok_or("sweep needs --nodes 1,2,4,...")?
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<u32>()
+                .map_err(|e| format!("--nodes `{n}`: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    if nodes.len() > MAX_SWEEP_POINTS {
+        return Err(format!(
+            "--nodes lists {} counts: at most {MAX_SWEEP_POINTS}",
+            nodes.len()
+        ));
+    }
+    Ok(nodes)
+}
+
+/// `sweep`: one CSV row per node count.
+fn sweep_csv(args: &[String]) -> Result<(), String> {
+    let cfg = load_with_stack(args)?;
+    let nodes = sweep_nodes(args)?;
+    let scaling = match flag(args, "--scaling").unwrap_or("weak") {
+        "weak" => Scaling::Weak,
+        "strong" => Scaling::Strong,
+        other => return Err(format!("--scaling {other}: use weak or strong")),
+    };
+    let space = SearchSpace::full();
+    let best = args
+        .iter()
+        .any(|a| a == "--best")
+        .then_some((&space, Objective::Throughput));
+    outln!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
+    for p in sweep(&cfg, &nodes, scaling, best) {
+        let l = p.layout.unwrap_or(cfg.layout);
+        let lp = l.parallel;
+        let head = format!(
+            "{},{},{},{},{},{},{:?},{}",
+            p.nodes,
+            u64::from(p.nodes) * u64::from(cfg.cluster.gpus_per_node),
+            p.global_batch,
+            lp.tp,
+            lp.pp,
+            lp.cp,
+            lp.dp,
+            l.micro_batch
+        );
+        match p.result {
+            Ok(r) => outln!(
+                "{head},{:.6},{:.1},{:.1},{:.2},{:.4},{:.4},{:.1},{:.3},{:.2},{},",
+                r.step_time_s,
+                r.tokens_per_s,
+                r.tokens_per_s_per_gpu,
+                r.tflops_per_gpu,
+                r.mfu,
+                r.exposed_comm_fraction,
+                r.power_w_per_gpu,
+                r.tokens_per_joule,
+                r.memory_gib_per_gpu,
+                r.fits
+            ),
+            Err(e) => outln!("{head},,,,,,,,,,,\"{e}\""),
+        }
+    }
+    Ok(())
+}
+
+/// `search`: the best layouts as JSON.
+fn search_json(args: &[String]) -> Result<(), String> {
+    let cfg = load_with_stack(args)?;
+    let objective = match flag(args, "--objective").unwrap_or("throughput") {
+        "throughput" => Objective::Throughput,
+        "energy" => Objective::Energy,
+        other => return Err(format!("--objective {other}: use throughput or energy")),
+    };
+    let top = match flag(args, "--top") {
+        None => 5,
+        Some(t) => t
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_TOP).contains(n))
+            .ok_or_else(|| format!("--top `{t}`: give a count from 1 to {MAX_TOP}"))?,
+    };
+    let space = if args.iter().any(|a| a == "--paper") {
+        SearchSpace::paper()
+    } else {
+        SearchSpace::full()
+    };
+    let result = search(&cfg, &space, objective, top);
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
+    );
+    Ok(())
+}
+
+/// `findings`: each of the paper's findings, the paper's number beside the
+/// model's, and how many hold.
+fn print_findings() {
+    let all = findings::all();
+    let held = all.iter().filter(|f| f.holds).count();
+    for f in &all {
+        outln!(
+            "{} [{}] {}",
+            f.id,
+            if f.holds { "holds" } else { "FAILS" },
+            f.figure
+        );
+        outln!("   claim: {}", f.claim);
+        outln!("   paper: {}", f.paper);
+        outln!("   model: {}", f.model);
+        for n in &f.numbers {
+            outln!(
+                "   number: {}: paper {}{} {}, model {:.2} {}, difference {:+.2} {} [{}]",
+                n.quantity,
+                n.bound.prefix(),
+                n.paper,
+                n.unit,
+                n.model,
+                n.unit,
+                n.difference(),
+                n.difference_unit(),
+                if n.holds() { "holds" } else { "misses" }
+            );
+        }
+    }
+    outln!("{held} of {} findings hold", all.len());
+}
+
+/// `calibration`: every calibrated constant as a Markdown table.
+fn print_calibration() {
+    outln!("| constant | value | unit | source |\n| --- | --- | --- | --- |");
+    for c in calibration::TABLE {
+        outln!("| {} | {} | {} | {} |", c.name, c.value, c.unit, c.source);
     }
 }
 

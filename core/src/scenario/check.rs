@@ -1,0 +1,215 @@
+//! The checks of a configuration: what no layout can change
+//! ([`Config::check_setting`]) and the layout ([`Config::check_layout`]),
+//! each error naming what to change.
+
+use super::{limits, Config, Precision, Schedule};
+use crate::error::Error;
+
+/// Checks that a count is at least 1 and at most `max`; the error names
+/// `field`.
+pub(super) fn positive(v: u32, field: &'static str, max: u32) -> Result<(), Error> {
+    if v == 0 {
+        return Err(Error::NotPositive { field });
+    }
+    if v > max {
+        return Err(Error::TooLarge {
+            field,
+            max: f64::from(max),
+        });
+    }
+    Ok(())
+}
+
+/// Checks that a hardware value is finite, positive and within
+/// [`limits::HARDWARE_MIN`] and [`limits::HARDWARE_VALUE`], and returns it;
+/// the error names `field`.
+pub(super) fn positive_f(v: f64, field: &'static str) -> Result<f64, Error> {
+    if v.is_nan() || v <= 0.0 || !v.is_finite() {
+        return Err(Error::NotPositive { field });
+    }
+    if v > limits::HARDWARE_VALUE {
+        return Err(Error::TooLarge {
+            field,
+            max: limits::HARDWARE_VALUE,
+        });
+    }
+    if v < limits::HARDWARE_MIN {
+        return Err(Error::TooSmall {
+            field,
+            min: limits::HARDWARE_MIN,
+        });
+    }
+    Ok(v)
+}
+
+impl Config {
+    /// Checks every constraint, so that evaluation cannot fail afterwards.
+    pub fn check(&self) -> Result<(), Error> {
+        self.check_setting()?;
+        self.check_layout()
+    }
+
+    /// Checks what no parallel layout can change: the cluster, the
+    /// hardware, the model's shape, the context, the batch and the
+    /// precision. A layout search runs only on a setting that passes.
+    // Not inlined: the core is built at opt-level 3, and a copy in each
+    // caller cost the site 1 KiB.
+    #[inline(never)]
+    pub fn check_setting(&self) -> Result<(), Error> {
+        let m = &self.model;
+        let c = &self.cluster;
+        positive(
+            c.gpus_per_node,
+            "hardware.gpus_per_node",
+            limits::GPUS_PER_NODE,
+        )?;
+        positive(c.nodes, "hardware.nodes", limits::GPUS / c.gpus_per_node)?;
+        for (v, field) in [
+            (c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops"),
+            (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),
+            (c.gpu.hbm_bandwidth.as_gb_s(), "hardware.hbm_gb_per_s"),
+            (c.gpu.nvlink.as_gb_s(), "hardware.nvlink_gb_per_s"),
+            (
+                c.network_per_gpu.as_gb_s() * 8.0,
+                "hardware.inter_node_gbps_per_gpu",
+            ),
+        ] {
+            positive_f(v, field)?;
+        }
+        // Only a rate the user set is checked by its name: the default is a
+        // share of the NVLink rate, checked above.
+        if let Some(b) = c.dp_overlap_bandwidth {
+            positive_f(b.as_gb_s(), "hardware.dp_overlap_gb_per_s")?;
+        }
+        // What the arithmetic reads of the GPU beyond the datasheet rates:
+        // efficiencies are fractions of a peak, power is positive and the
+        // idle draw below the limit, fp8 is a rate or absent.
+        let g = &c.gpu;
+        for (v, field) in [
+            (g.gemm_efficiency, "gpu.gemm_efficiency"),
+            (g.attention_efficiency, "gpu.attention_efficiency"),
+        ] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(Error::OutOfRange {
+                    field,
+                    min: 0.0,
+                    max: 1.0,
+                });
+            }
+        }
+        if !(g.idle.0 >= 0.0 && g.tdp.0 > g.idle.0 && g.tdp.0.is_finite()) {
+            return Err(Error::OutOfRange {
+                field: "gpu.tdp",
+                min: g.idle.0,
+                max: limits::HARDWARE_VALUE,
+            });
+        }
+        if !(g.peak_fp8.0 >= 0.0 && g.peak_fp8.0.is_finite()) || g.sm_count == 0 {
+            return Err(Error::NotPositive {
+                field: "gpu.peak_fp8",
+            });
+        }
+        positive(m.layers, "model.layers", limits::DIM)?;
+        positive(m.hidden, "model.hidden", limits::DIM)?;
+        positive(m.heads, "model.heads", limits::DIM)?;
+        positive(m.kv_heads, "model.kv_heads", m.heads)?;
+        positive(m.ffn, "model.ffn", limits::DIM)?;
+        positive(m.vocab, "model.vocab", limits::DIM * 4)?;
+        if m.hidden % m.heads != 0 {
+            return Err(Error::HeadsNotDividingHidden {
+                heads: m.heads,
+                hidden: m.hidden,
+            });
+        }
+        if m.heads % m.kv_heads != 0 {
+            return Err(Error::KvHeadsNotDividingHeads {
+                kv_heads: m.kv_heads,
+                heads: m.heads,
+            });
+        }
+        positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
+        positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
+        if self.precision == Precision::Fp8 && c.gpu.peak_fp8.0 <= 0.0 {
+            return Err(Error::PrecisionUnsupported { gpu: c.gpu.name });
+        }
+        Ok(())
+    }
+
+    /// Checks the parallel layout against the setting (which
+    /// [`Self::check_setting`] has passed).
+    // Not inlined: the core is built at opt-level 3, and a copy in each
+    // caller cost the site 1 KiB.
+    #[inline(never)]
+    pub fn check_layout(&self) -> Result<(), Error> {
+        let m = &self.model;
+        let p = &self.layout.parallel;
+        let c = &self.cluster;
+        positive(self.layout.micro_batch, "micro_batch", limits::GLOBAL_BATCH)?;
+        positive(p.tp, "parallel.tp", limits::DEGREE)?;
+        positive(p.pp, "parallel.pp", limits::DEGREE)?;
+        positive(p.cp, "parallel.cp", limits::DEGREE)?;
+        positive(p.virtual_stages, "parallel.virtual_stages", limits::DEGREE)?;
+        if m.heads % p.tp != 0 {
+            return Err(Error::TpNotDividingHeads {
+                tp: p.tp,
+                heads: m.heads,
+            });
+        }
+        let v = if p.schedule == Schedule::Interleaved {
+            p.virtual_stages
+        } else {
+            1
+        };
+        let stages = p.pp.saturating_mul(v);
+        if m.layers < stages {
+            return Err(Error::PipelineTooDeep {
+                stages,
+                layers: m.layers,
+            });
+        }
+        let stack = &self.stack;
+        if p.sp && p.tp > 1 && !stack.sequence_parallel {
+            return Err(Error::StackLacks {
+                stack: stack.id.key(),
+                feature: "sequence parallelism",
+            });
+        }
+        if p.schedule == Schedule::Interleaved && p.pp > 1 && !stack.interleaving {
+            return Err(Error::StackLacks {
+                stack: stack.id.key(),
+                feature: "interleaved pipeline schedule",
+            });
+        }
+        if self.seq_len % (2 * p.cp) != 0 && p.cp > 1 {
+            return Err(Error::CpNotDividingSequence {
+                cp: p.cp,
+                seq_len: self.seq_len,
+            });
+        }
+        let mp = u64::from(p.tp) * u64::from(p.pp) * u64::from(p.cp);
+        let gpus = c.gpus();
+        if mp > u64::from(gpus) || u64::from(gpus) % mp != 0 {
+            return Err(Error::LayoutNotDividingGpus {
+                model_parallel: u32::try_from(mp).unwrap_or(u32::MAX),
+                gpus,
+            });
+        }
+        let dp = self.dp();
+        let unit = u64::from(dp) * u64::from(self.layout.micro_batch);
+        if u64::from(self.global_batch) % unit != 0 {
+            return Err(Error::BatchNotDivisible {
+                global_batch: self.global_batch,
+                dp,
+                micro_batch: self.layout.micro_batch,
+            });
+        }
+        let micro_batches = self.micro_batches();
+        if p.schedule == Schedule::Interleaved && p.pp > 1 && micro_batches % p.pp != 0 {
+            return Err(Error::InterleavingNeedsMicroBatches {
+                micro_batches,
+                pp: p.pp,
+            });
+        }
+        Ok(())
+    }
+}

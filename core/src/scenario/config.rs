@@ -1,0 +1,80 @@
+//! [`Config`], the checked `Copy` form of a scenario that evaluation runs
+//! on, and what follows from it: replicas, micro-batches, the pipeline's
+//! split of layers and the data-parallel rate under compute.
+
+use super::{Parallel, Precision, Recompute};
+use crate::hardware::Cluster;
+use crate::model::Model;
+use crate::stack::Stack;
+use crate::units::Bandwidth;
+use serde::{Deserialize, Serialize};
+
+/// Everything about how one step is run on the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Degrees, data-parallel flavour and schedule.
+    pub parallel: Parallel,
+    /// Micro-batch in sequences.
+    pub micro_batch: u32,
+    /// Activation recomputation.
+    pub recompute: Recompute,
+}
+
+/// A checked scenario: evaluation of a `Config` that passed [`Config::check`]
+/// cannot fail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// The cluster, overrides applied.
+    pub cluster: Cluster,
+    /// The model.
+    pub model: Model,
+    /// Context length in tokens.
+    pub seq_len: u32,
+    /// Global batch in sequences.
+    pub global_batch: u32,
+    /// The layout.
+    pub layout: Layout,
+    /// Matmul precision.
+    pub precision: Precision,
+    /// The software stack's mechanisms and constants.
+    pub stack: Stack,
+}
+
+impl Config {
+    /// The rate of data-parallel traffic across nodes under compute: the
+    /// user's override, or the stack's share of the NVLink bus rate.
+    #[must_use]
+    pub fn dp_overlap_bandwidth(&self) -> Bandwidth {
+        self.cluster.dp_overlap_bandwidth.unwrap_or_else(|| {
+            crate::hardware::Cluster::nvlink_bus(&self.cluster.gpu) * self.stack.dp_overlap_share
+        })
+    }
+
+    /// Layers on the pipeline's stages: the most any stage before the last
+    /// holds, and the last stage's (beside the output head), as
+    /// [`crate::evaluate::split_layers`] balances them; the head's cost in
+    /// layers is its share of the FLOPs. Without a pipeline, `(0, layers)`.
+    #[must_use]
+    pub fn pipeline_split(&self) -> (u32, u32) {
+        let m = &self.model;
+        let h = f64::from(m.hidden);
+        let layer = m.attention_params() + m.mlp_params() + 7.0 / 6.0 * f64::from(self.seq_len) * h;
+        let head = h * f64::from(m.vocab) / layer.max(1.0);
+        crate::evaluate::split_layers(m.layers, self.layout.parallel.pp, head)
+    }
+
+    /// Data-parallel replicas: GPUs / (TP x PP x CP).
+    #[must_use]
+    pub fn dp(&self) -> u32 {
+        let p = &self.layout.parallel;
+        let mp = u64::from(p.tp) * u64::from(p.pp) * u64::from(p.cp);
+        u32::try_from(u64::from(self.cluster.gpus()) / mp.max(1)).unwrap_or(0)
+    }
+
+    /// Micro-batches per step on each replica.
+    #[must_use]
+    pub fn micro_batches(&self) -> u32 {
+        let per_replica = self.global_batch / self.dp().max(1);
+        per_replica / self.layout.micro_batch.max(1)
+    }
+}

@@ -1,0 +1,237 @@
+//! The scenario file: the serde types of the public file format, with their
+//! defaults, and the example file.
+
+use crate::model::Model;
+use crate::stack::StackId;
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+/// How data parallelism keeps parameters, gradients and optimizer state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataParallel {
+    /// Replicated everything; gradients AllReduced once per step.
+    Ddp,
+    /// ZeRO-1: optimizer state sharded; gradients ReduceScattered, updated
+    /// parameters AllGathered behind the next forward.
+    Zero1,
+    /// FSDP as the paper ran it: sharded, parameters kept after forward (no
+    /// reshard), next layer prefetched; one AllGather per layer in forward,
+    /// one ReduceScatter per layer in backward.
+    Fsdp,
+    /// FSDP full shard (ZeRO-3): parameters resharded after forward and
+    /// gathered again in backward.
+    FsdpFull,
+    /// Hybrid sharded: full shard inside a node, replicas across nodes
+    /// AllReduce their gradient shards.
+    Hsdp,
+}
+
+/// Pipeline schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// All forwards, then all backwards: every micro-batch's activations live at once.
+    Gpipe,
+    /// One forward, one backward: at most `pp` micro-batches in flight.
+    #[serde(rename = "1f1b")]
+    OneFOneB,
+    /// Interleaved 1F1B with `virtual_stages` model chunks per GPU.
+    Interleaved,
+}
+
+/// Activation recomputation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    /// Keep every activation.
+    None,
+    /// Recompute the cheap element-wise parts (norms, MLP activation).
+    Selective,
+    /// Keep only each layer's input; rerun the forward in backward.
+    Full,
+}
+
+/// Number format of the matmuls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// bfloat16 (fp16 peak on V100).
+    Bf16,
+    /// float16 with loss scaling.
+    Fp16,
+    /// fp8 matmuls (Transformer Engine); attention and the rest stay bf16.
+    Fp8,
+}
+
+/// The parallel layout, as written in a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parallel {
+    /// Data-parallel flavour.
+    pub dp: DataParallel,
+    /// Tensor-parallel degree.
+    #[serde(default = "one")]
+    pub tp: u32,
+    /// Pipeline-parallel degree.
+    #[serde(default = "one")]
+    pub pp: u32,
+    /// Context-parallel degree.
+    #[serde(default = "one")]
+    pub cp: u32,
+    /// Sequence parallelism alongside tensor parallelism.
+    #[serde(default)]
+    pub sp: bool,
+    /// Pipeline schedule.
+    #[serde(default = "default_schedule")]
+    pub schedule: Schedule,
+    /// Model chunks per GPU for the interleaved schedule (1 otherwise).
+    #[serde(default = "one")]
+    pub virtual_stages: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+fn default_schedule() -> Schedule {
+    Schedule::OneFOneB
+}
+
+/// The hardware section of a scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HardwareSpec {
+    /// GPU id, e.g. `h100-sxm5-80gb`.
+    pub gpu: String,
+    /// Number of nodes.
+    pub nodes: u32,
+    /// GPUs per node; defaults to the GPU's DGX system (8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus_per_node: Option<u32>,
+    /// Network line rate per GPU in Gb/s; defaults to the DGX's (H100: 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_node_gbps_per_gpu: Option<f64>,
+    /// Override: peak dense TFLOP/s (bf16/fp16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tflops: Option<f64>,
+    /// Override: HBM capacity in GiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm_gib: Option<f64>,
+    /// Override: HBM bandwidth in GB/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm_gb_per_s: Option<f64>,
+    /// Override: NVLink bandwidth per GPU in GB/s (both directions, as quoted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvlink_gb_per_s: Option<f64>,
+    /// Override: bus bandwidth per GPU, GB/s, that data-parallel collectives
+    /// across nodes reach while compute runs beside them; defaults to the
+    /// paper's calibration (13% of the NVLink bus rate: 47 GB/s on H100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dp_overlap_gb_per_s: Option<f64>,
+}
+
+/// A model given by preset name or by shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ModelSpec {
+    /// A preset id such as `llama2-7b`.
+    Preset(String),
+    /// A custom decoder.
+    Custom(Model),
+}
+
+/// A string is a preset's name, an object a custom shape read field by
+/// field, so a mistake inside it is named (`unknown field `layer``,
+/// `missing field `vocab``) instead of "did not match any variant".
+impl<'de> Deserialize<'de> for ModelSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Spec;
+        impl<'de> serde::de::Visitor<'de> for Spec {
+            type Value = ModelSpec;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a preset name or an object with layers, hidden, heads, kv_heads, ffn, vocab and mlp")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ModelSpec, E> {
+                Ok(ModelSpec::Preset(String::from(v)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<ModelSpec, A::Error> {
+                Model::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(ModelSpec::Custom)
+            }
+        }
+        d.deserialize_any(Spec)
+    }
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The cluster.
+    pub hardware: HardwareSpec,
+    /// The model.
+    pub model: ModelSpec,
+    /// Context length in tokens.
+    pub seq_len: u32,
+    /// Global batch in sequences per optimizer step.
+    pub global_batch: u32,
+    /// Micro-batch in sequences per data-parallel replica.
+    pub micro_batch: u32,
+    /// The parallel layout.
+    pub parallel: Parallel,
+    /// Activation recomputation.
+    #[serde(default = "default_recompute")]
+    pub recompute: Recompute,
+    /// Matmul precision.
+    #[serde(default = "default_precision")]
+    pub precision: Precision,
+    /// The software stack that runs the step (default `paper`).
+    #[serde(default)]
+    pub stack: StackId,
+}
+
+fn default_recompute() -> Recompute {
+    Recompute::None
+}
+fn default_precision() -> Precision {
+    Precision::Bf16
+}
+
+impl Scenario {
+    /// The example of the file format: Llama-2 7B on 32 DGX H100 nodes.
+    #[must_use]
+    pub fn example() -> Self {
+        Self {
+            hardware: HardwareSpec {
+                gpu: String::from("h100-sxm5-80gb"),
+                nodes: 32,
+                gpus_per_node: Some(8),
+                inter_node_gbps_per_gpu: Some(400.0),
+                peak_tflops: None,
+                hbm_gib: None,
+                hbm_gb_per_s: None,
+                nvlink_gb_per_s: None,
+                dp_overlap_gb_per_s: None,
+            },
+            model: ModelSpec::Preset(String::from("llama2-7b")),
+            seq_len: 4096,
+            global_batch: 512,
+            micro_batch: 2,
+            parallel: Parallel {
+                dp: DataParallel::Fsdp,
+                tp: 2,
+                pp: 1,
+                cp: 1,
+                sp: false,
+                schedule: Schedule::OneFOneB,
+                virtual_stages: 1,
+            },
+            recompute: Recompute::None,
+            precision: Precision::Bf16,
+            stack: StackId::Paper,
+        }
+    }
+}

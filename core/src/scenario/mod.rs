@@ -1,0 +1,43 @@
+//! The scenario: what is trained, on what, and how. [`Scenario`] is the
+//! serde document of the public file format; [`Config`] is its checked,
+//! `Copy` form that evaluation runs on ("check, then compute").
+//!
+//! The file's types are in `file.rs`, their resolution into a [`Config`] in
+//! `resolve.rs`, the configuration and what follows from it in `config.rs`,
+//! and its checks in `check.rs`.
+
+mod check;
+mod config;
+mod file;
+mod resolve;
+#[cfg(test)]
+mod tests;
+
+pub use config::{Config, Layout};
+pub use file::{
+    DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
+};
+
+/// Largest accepted values: far beyond any real run, small enough that no
+/// product of them overflows or loses meaning.
+pub mod limits {
+    /// GPUs in the cluster (nodes times GPUs per node): the node limit is
+    /// this over the GPUs per node.
+    pub const GPUS: u32 = 1 << 20;
+    /// GPUs per node.
+    pub const GPUS_PER_NODE: u32 = 1024;
+    /// Context length.
+    pub const SEQ_LEN: u32 = 1 << 24;
+    /// Global batch in sequences.
+    pub const GLOBAL_BATCH: u32 = 1 << 24;
+    /// Any parallel degree.
+    pub const DEGREE: u32 = 1 << 16;
+    /// Any model dimension.
+    pub const DIM: u32 = 1 << 20;
+    /// Bandwidths, FLOP rates and capacities in their scenario units.
+    pub const HARDWARE_VALUE: f64 = 1e7;
+    /// Smallest accepted bandwidth, FLOP rate or capacity, in scenario
+    /// units: far below any real part, far above where arithmetic on it
+    /// loses precision.
+    pub const HARDWARE_MIN: f64 = 1e-3;
+}

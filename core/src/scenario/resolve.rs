@@ -1,0 +1,88 @@
+//! From a scenario file to a configuration: names looked up, overrides
+//! applied, each checked by the field's name.
+
+use super::check::{positive, positive_f};
+use super::{limits, Config, Layout, ModelSpec, Scenario};
+use crate::error::Error;
+use crate::hardware::{gpu_by_id, Cluster, Gpu};
+use crate::model::preset;
+use crate::stack::Stack;
+use crate::units::{Bandwidth, Bytes, FlopRate};
+
+impl Scenario {
+    /// Resolves names and overrides and checks the result.
+    ///
+    /// ```
+    /// use scalescope_core::scenario::*;
+    /// let s = Scenario::example();
+    /// let cfg = s.to_config().unwrap();
+    /// assert_eq!(cfg.cluster.gpus(), 256);
+    /// ```
+    pub fn to_config(&self) -> Result<Config, Error> {
+        let cfg = self.resolve()?;
+        cfg.check()?;
+        Ok(cfg)
+    }
+
+    /// Resolves names and overrides without checking the layout against
+    /// the cluster: the base a layout search starts from, where the
+    /// scenario's own degrees and micro-batch are replaced anyway.
+    pub fn resolve(&self) -> Result<Config, Error> {
+        let hw = &self.hardware;
+        let mut gpu: Gpu = gpu_by_id(&hw.gpu).ok_or(Error::UnknownGpu)?;
+        if let Some(v) = hw.peak_tflops {
+            let v = positive_f(v, "hardware.peak_tflops")?;
+            let fp8_ratio = gpu.peak_fp8.0 / gpu.peak_bf16.0;
+            gpu.peak_bf16 = FlopRate::tflops(v);
+            gpu.peak_fp8 = FlopRate::tflops(v * fp8_ratio);
+        }
+        if let Some(v) = hw.hbm_gib {
+            gpu.hbm = Bytes::gib(positive_f(v, "hardware.hbm_gib")?);
+        }
+        if let Some(v) = hw.hbm_gb_per_s {
+            gpu.hbm_bandwidth = Bandwidth::gb_s(positive_f(v, "hardware.hbm_gb_per_s")?);
+        }
+        if let Some(v) = hw.nvlink_gb_per_s {
+            gpu.nvlink = Bandwidth::gb_s(positive_f(v, "hardware.nvlink_gb_per_s")?);
+        }
+        let mut cluster = Cluster::new(gpu, hw.nodes);
+        if let Some(g) = hw.gpus_per_node {
+            positive(g, "hardware.gpus_per_node", limits::GPUS_PER_NODE)?;
+            cluster.network_per_gpu = gpu.network_per_node / f64::from(g);
+            cluster.gpus_per_node = g;
+        }
+        positive(
+            hw.nodes,
+            "hardware.nodes",
+            limits::GPUS / cluster.gpus_per_node.max(1),
+        )?;
+        if let Some(v) = hw.inter_node_gbps_per_gpu {
+            cluster.network_per_gpu =
+                Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
+        }
+        if let Some(v) = hw.dp_overlap_gb_per_s {
+            cluster.dp_overlap_bandwidth = Some(Bandwidth::gb_s(positive_f(
+                v,
+                "hardware.dp_overlap_gb_per_s",
+            )?));
+        }
+        let model = match &self.model {
+            ModelSpec::Preset(id) => preset(id).ok_or(Error::UnknownModel)?,
+            ModelSpec::Custom(m) => *m,
+        };
+        let cfg = Config {
+            cluster,
+            model,
+            seq_len: self.seq_len,
+            global_batch: self.global_batch,
+            layout: Layout {
+                parallel: self.parallel,
+                micro_batch: self.micro_batch,
+                recompute: self.recompute,
+            },
+            precision: self.precision,
+            stack: Stack::of(self.stack),
+        };
+        Ok(cfg)
+    }
+}

@@ -1,0 +1,235 @@
+//! The scenario's tests: overrides, limits, checks and the file read back.
+
+use super::*;
+use crate::error::Error;
+use crate::evaluate::evaluate;
+use crate::units::FlopRate;
+
+fn with_overlap(v: Option<f64>) -> Result<Config, Error> {
+    let mut s = Scenario::example();
+    s.hardware.dp_overlap_gb_per_s = v;
+    s.to_config()
+}
+
+#[test]
+fn overlap_rate_defaults_to_the_paper_calibration_and_can_be_overridden() {
+    let paper = with_overlap(None).unwrap();
+    let default = paper.dp_overlap_bandwidth().as_gb_s();
+    // 13% of H100's NVLink bus rate (450 GB/s one way at 80%).
+    assert!(
+        (default - crate::calibration::OVERLAP_BANDWIDTH_SHARE * 450.0 * 0.8).abs() < 1e-9,
+        "{default}"
+    );
+    let fast = with_overlap(Some(150.0)).unwrap();
+    let (a, b) = (evaluate(&paper).unwrap(), evaluate(&fast).unwrap());
+    assert!(b.step_time_s < a.step_time_s);
+    assert!(b.breakdown.comm_exposed().0 < a.breakdown.comm_exposed().0);
+}
+
+#[test]
+fn tiny_hardware_values_are_refused_by_name() {
+    for v in [1e-310, 1e-9] {
+        assert_eq!(
+            with_overlap(Some(v)).unwrap_err(),
+            Error::TooSmall {
+                field: "hardware.dp_overlap_gb_per_s",
+                min: limits::HARDWARE_MIN
+            }
+        );
+    }
+    let mut s = Scenario::example();
+    s.hardware.nvlink_gb_per_s = Some(1e-300);
+    assert!(matches!(s.to_config(), Err(Error::TooSmall { .. })));
+}
+
+#[test]
+fn overlap_rate_must_be_positive() {
+    for v in [0.0, -1.0, f64::NAN] {
+        assert_eq!(
+            with_overlap(Some(v)).unwrap_err(),
+            Error::NotPositive {
+                field: "hardware.dp_overlap_gb_per_s"
+            }
+        );
+    }
+}
+
+#[test]
+fn heads_must_split_the_width_and_kv_heads_the_heads() {
+    let custom = |hidden, heads, kv_heads| {
+        let mut s = Scenario::example();
+        let mut m = crate::model::preset("llama2-7b").unwrap();
+        (m.hidden, m.heads, m.kv_heads) = (hidden, heads, kv_heads);
+        s.model = ModelSpec::Custom(m);
+        s.parallel.tp = 1;
+        s.to_config()
+    };
+    assert_eq!(
+        custom(2048, 16, 3).unwrap_err(),
+        Error::KvHeadsNotDividingHeads {
+            kv_heads: 3,
+            heads: 16
+        }
+    );
+    assert_eq!(
+        custom(2000, 48, 8).unwrap_err(),
+        Error::HeadsNotDividingHidden {
+            heads: 48,
+            hidden: 2000
+        }
+    );
+    assert!(custom(2048, 16, 4).is_ok());
+}
+
+#[test]
+fn a_search_of_a_setting_no_layout_can_fix_visits_nothing() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.cluster.nodes = limits::GPUS;
+    assert!(matches!(cfg.check_setting(), Err(Error::TooLarge { .. })));
+    let visited =
+        crate::search::for_each_layout(&cfg, &crate::search::SearchSpace::full(), |_, _| {
+            panic!("visited a layout")
+        });
+    assert_eq!(visited, (0, 0));
+}
+
+#[test]
+fn one_node_limit_one_message() {
+    let refuse = |nodes| {
+        let mut s = Scenario::example();
+        s.hardware.nodes = nodes;
+        s.to_config().unwrap_err()
+    };
+    let limit = Error::TooLarge {
+        field: "hardware.nodes",
+        max: f64::from(limits::GPUS / 8),
+    };
+    assert_eq!(refuse(1_048_577), limit);
+    assert_eq!(refuse(1_048_576), limit);
+    assert_eq!(refuse(limits::GPUS / 8 + 1), limit);
+    let mut s = Scenario::example();
+    s.hardware.nodes = limits::GPUS / 8;
+    s.global_batch = limits::GPUS;
+    s.micro_batch = 1;
+    s.parallel.tp = 1;
+    assert!(s.to_config().is_ok(), "{:?}", s.to_config());
+}
+
+#[test]
+fn a_slow_nvlink_is_not_blamed_on_the_overlap_rate_the_user_never_set() {
+    let mut s = Scenario::example();
+    s.hardware.nvlink_gb_per_s = Some(0.005);
+    match s.to_config() {
+        Ok(cfg) => assert!(evaluate(&cfg).unwrap().step_time_s.is_finite()),
+        Err(e) => assert!(!alloc::format!("{e}").contains("dp_overlap"), "{e}"),
+    }
+}
+
+#[test]
+fn every_gpu_field_the_arithmetic_reads_is_checked() {
+    let base = Scenario::example().to_config().unwrap();
+    let bad = [0.0, -0.5, 1.5, f64::NAN, f64::INFINITY];
+    for v in bad {
+        for which in 0..2 {
+            let mut cfg = base;
+            if which == 0 {
+                cfg.cluster.gpu.gemm_efficiency = v;
+            } else {
+                cfg.cluster.gpu.attention_efficiency = v;
+            }
+            assert!(
+                matches!(evaluate(&cfg), Err(Error::OutOfRange { .. })),
+                "{which} {v}"
+            );
+        }
+    }
+    for (tdp, idle) in [
+        (0.0, 70.0),
+        (f64::NAN, 70.0),
+        (f64::INFINITY, 70.0),
+        (700.0, f64::NAN),
+        (700.0, -1.0),
+    ] {
+        let mut cfg = base;
+        cfg.cluster.gpu.tdp = crate::units::Watts(tdp);
+        cfg.cluster.gpu.idle = crate::units::Watts(idle);
+        assert!(evaluate(&cfg).is_err(), "tdp {tdp} idle {idle}");
+    }
+    let mut cfg = base;
+    cfg.cluster.gpu.peak_fp8 = FlopRate(f64::NAN);
+    assert!(evaluate(&cfg).is_err());
+}
+
+#[test]
+fn a_sweep_point_says_its_own_reason() {
+    use crate::search::{sweep, Objective, Scaling, SearchSpace};
+    let mut cfg = Scenario::example().resolve().unwrap();
+    cfg.cluster.gpu = crate::hardware::A100_80GB;
+    cfg.precision = Precision::Fp8;
+    let space = SearchSpace::full();
+    for p in sweep(
+        &cfg,
+        &[1, 4],
+        Scaling::Weak,
+        Some((&space, Objective::Throughput)),
+    ) {
+        assert!(
+            matches!(p.result, Err(Error::PrecisionUnsupported { .. })),
+            "{:?}",
+            p.result
+        );
+    }
+    cfg.precision = Precision::Bf16;
+    cfg.model = crate::model::preset("gpt3-175b").unwrap();
+    for p in sweep(
+        &cfg,
+        &[1],
+        Scaling::Weak,
+        Some((&space, Objective::Throughput)),
+    ) {
+        assert_eq!(p.result.unwrap_err(), Error::NoLayoutFits);
+    }
+}
+
+#[test]
+fn a_scenario_written_and_read_back_keeps_every_bit() {
+    // What-if values of every magnitude a file can hold, from a fixed
+    // pseudo-random sequence.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = 1e-3 + (x >> 11) as f64 / (1u64 << 53) as f64 * 1e4;
+        let mut s = Scenario::example();
+        s.hardware.peak_tflops = Some(v);
+        s.hardware.dp_overlap_gb_per_s = Some(v / 3.0);
+        let text = serde_json::to_string(&s).unwrap();
+        let back: Scenario = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s, "{text}");
+    }
+}
+
+#[test]
+fn a_mistake_inside_a_custom_model_names_the_field() {
+    let with = |model: &str| {
+        let text = serde_json::to_string(&Scenario::example())
+            .unwrap()
+            .replace("\"llama2-7b\"", model);
+        alloc::format!("{}", serde_json::from_str::<Scenario>(&text).unwrap_err())
+    };
+    let full = r#"{"layers":32,"hidden":4096,"heads":32,"kv_heads":32,"ffn":11008,"vocab":32000,"mlp":"swiglu"}"#;
+    assert!(with(&full.replace("layers", "layer")).contains("unknown field `layer`"));
+    assert!(with(&full.replace(",\"vocab\":32000", "")).contains("missing field `vocab`"));
+    assert!(with(&full.replace("32000", "\"many\""))
+        .contains("invalid type: string \"many\", expected u32"));
+    assert!(with(&full.replace("\"swiglu\"", "\"relu\"")).contains("unknown variant `relu`"));
+    assert!(with("42").contains("a preset name or an object"));
+    let ok = serde_json::to_string(&Scenario::example())
+        .unwrap()
+        .replace("\"llama2-7b\"", full);
+    assert!(serde_json::from_str::<Scenario>(&ok)
+        .unwrap()
+        .to_config()
+        .is_ok());
+}

@@ -1,0 +1,324 @@
+//! Published training runs, each evaluated under the software stack that
+//! produced it at its published layout, and how far the model lands from
+//! each. The runs are data ([`ROWS`] and [`SOURCES`], in `runs.rs`); the
+//! functions here turn a row into a configuration, evaluate it in the run's
+//! own metric, summarise the errors per stack and source, and fit the few
+//! constants that published runs set ([`fit`]), judged by leaving each
+//! source out ([`leave_one_source_out`]).
+//!
+//! Where a run's authors tuned something without publishing it (micro-batch,
+//! interleaving depth, how much to recompute), the model takes the best of
+//! the choices the row lists, as the authors did.
+
+use crate::evaluate::{evaluate, Report};
+use crate::hardware::{Cluster, Gpu};
+use crate::model::Model;
+use crate::scenario::{Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule};
+use crate::stack::{Stack, StackId};
+use crate::units::Bandwidth;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+mod runs;
+
+pub use runs::{ROWS, SOURCES};
+
+/// How far a prediction may be from a published number before the check
+/// reports a miss: 25% relative.
+pub const TOLERANCE: f64 = 0.25;
+
+/// What a run published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// TFLOP/s per GPU by Megatron-LM's formula, which counts a full
+    /// recomputation's second forward: `96 B s l h^2 (1 + s/6h + V/16lh)`
+    /// per step, generalised to the run's layer shape.
+    MegatronTflops,
+    /// MFU in the PaLM convention (`6N + 12 L h s` per token, attention
+    /// without the causal mask) against the dense bf16 peak.
+    Mfu,
+    /// Tokens per second per GPU (no FLOP convention at all).
+    TokensPerGpu,
+}
+
+impl Metric {
+    /// A value in this metric as people quote it: `137 TFLOP/s`, `43.0% MFU`.
+    #[must_use]
+    pub fn show(self, x: f64) -> String {
+        match self {
+            Metric::MegatronTflops => format!("{x:.0} TFLOP/s"),
+            Metric::Mfu => format!("{:.1}% MFU", x * 100.0),
+            Metric::TokensPerGpu => format!("{x:.0} tok/s/GPU"),
+        }
+    }
+
+    /// The model's value for a run in this metric.
+    #[must_use]
+    pub fn of(self, cfg: &Config, r: &Report) -> f64 {
+        let m = &cfg.model;
+        let seq = cfg.seq_len;
+        match self {
+            Metric::MegatronTflops => {
+                let (l, h, s) = (f64::from(m.layers), f64::from(m.hidden), f64::from(seq));
+                let layers = l * (m.attention_params() + m.mlp_params());
+                let per_token = 8.0 * layers + 16.0 * l * h * s + 6.0 * m.embedding_params();
+                r.tokens_per_s_per_gpu * per_token / 1e12
+            }
+            Metric::Mfu => {
+                r.tokens_per_s_per_gpu * m.flops_per_token_palm(seq) / cfg.cluster.gpu.peak_bf16.0
+            }
+            Metric::TokensPerGpu => r.tokens_per_s_per_gpu,
+        }
+    }
+}
+
+/// Where published numbers come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// Short key (`narayanan-2021`).
+    pub key: &'static str,
+    /// The citation, with the table or file.
+    pub citation: &'static str,
+}
+
+/// Choices a run's authors tuned without publishing.
+#[derive(Clone, Copy, Debug)]
+pub struct Tuned {
+    /// Micro-batch sizes tried (empty: the row's one).
+    pub micro_batches: &'static [u32],
+    /// Pipeline virtual stages tried (1 means plain 1F1B).
+    pub virtual_stages: &'static [u32],
+    /// Recomputation modes tried.
+    pub recompute: &'static [Recompute],
+}
+
+/// One published run as data.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// Short name.
+    pub name: &'static str,
+    /// Index into [`SOURCES`].
+    pub source: usize,
+    /// The stack that produced it.
+    pub stack: StackId,
+    /// GPU.
+    pub gpu: Gpu,
+    /// GPUs.
+    pub gpus: u32,
+    /// Network line rate per GPU in Gb/s where it differs from the DGX's.
+    pub network_gbps: Option<f64>,
+    /// The model's shape.
+    pub model: Model,
+    /// Context length.
+    pub seq_len: u32,
+    /// Global batch in sequences.
+    pub batch: u32,
+    /// Micro-batch in sequences (the first tried when tuned).
+    pub micro_batch: u32,
+    /// (TP, PP, CP).
+    pub degrees: (u32, u32, u32),
+    /// Data-parallel flavour.
+    pub dp: DataParallel,
+    /// Sequence parallelism.
+    pub sp: bool,
+    /// Matmul precision.
+    pub precision: Precision,
+    /// What the model may tune.
+    pub tuned: Tuned,
+    /// What was published, and its value.
+    pub metric: Metric,
+    /// The published value (TFLOP/s, tokens/s per GPU, or a fraction for MFU).
+    pub published: f64,
+}
+
+/// A published run, ready to evaluate.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Run {
+    /// Short name.
+    pub name: &'static str,
+    /// Where the number is published.
+    pub source: &'static str,
+    /// The stack that produced it.
+    pub stack: StackId,
+    /// What was measured.
+    pub metric: Metric,
+    /// The published value.
+    pub published: f64,
+    /// What the model varies because the authors tuned it.
+    #[serde(skip)]
+    pub tuned: Tuned,
+    /// The published setting.
+    #[serde(skip)]
+    pub config: Config,
+}
+
+impl Row {
+    /// The row's configuration under `stack` (its own, or one with fitted constants).
+    #[must_use]
+    pub fn config(&self, stack: Stack) -> Config {
+        let mut cluster = Cluster::new(self.gpu, self.gpus / 8);
+        if let Some(g) = self.network_gbps {
+            cluster.network_per_gpu = Bandwidth::gbit_s(g);
+        }
+        let (tp, pp, cp) = self.degrees;
+        Config {
+            cluster,
+            model: self.model,
+            seq_len: self.seq_len,
+            global_batch: self.batch,
+            layout: Layout {
+                parallel: Parallel {
+                    dp: self.dp,
+                    tp,
+                    pp,
+                    cp,
+                    sp: self.sp,
+                    schedule: Schedule::OneFOneB,
+                    virtual_stages: 1,
+                },
+                micro_batch: self.micro_batch,
+                recompute: self.tuned.recompute[0],
+            },
+            precision: self.precision,
+            stack,
+        }
+    }
+
+    /// The row as a run under its own stack.
+    #[must_use]
+    pub fn run(&self) -> Run {
+        Run {
+            name: self.name,
+            source: SOURCES[self.source].citation,
+            stack: self.stack,
+            metric: self.metric,
+            published: self.published,
+            tuned: self.tuned,
+            config: self.config(Stack::of(self.stack)),
+        }
+    }
+}
+
+/// A run with the model's prediction.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Check {
+    /// The run.
+    pub run: Run,
+    /// The model's value in the run's metric (`None` if no tuned choice fits).
+    pub model: Option<f64>,
+    /// The layout the model used.
+    pub layout: Option<Layout>,
+}
+
+impl Check {
+    /// Model over published, minus one (`0.1` is 10% above).
+    #[must_use]
+    pub fn difference(&self) -> Option<f64> {
+        self.model.map(|m| m / self.run.published - 1.0)
+    }
+
+    /// Whether the prediction is within [`TOLERANCE`].
+    #[must_use]
+    pub fn holds(&self) -> bool {
+        self.difference().is_some_and(|d| d.abs() <= TOLERANCE)
+    }
+}
+
+/// Every published run, under its own stack.
+#[must_use]
+pub fn runs() -> Vec<Run> {
+    ROWS.iter().map(Row::run).collect()
+}
+
+/// The model's prediction for `run`: the best of its tuned choices that
+/// fits in memory.
+#[must_use]
+pub fn check(run: &Run) -> Check {
+    let mut best: Option<(f64, Layout)> = None;
+    let published = [run.config.layout.micro_batch];
+    let micro_batches = if run.tuned.micro_batches.is_empty() {
+        &published[..]
+    } else {
+        run.tuned.micro_batches
+    };
+    for &mb in micro_batches {
+        for &v in run.tuned.virtual_stages {
+            for &recompute in run.tuned.recompute {
+                let mut cfg = run.config;
+                cfg.layout.micro_batch = mb;
+                cfg.layout.recompute = recompute;
+                let p = &mut cfg.layout.parallel;
+                if v > 1 {
+                    if p.pp == 1 {
+                        continue;
+                    }
+                    p.schedule = Schedule::Interleaved;
+                    p.virtual_stages = v;
+                }
+                let Ok(r) = evaluate(&cfg) else { continue };
+                if !r.fits {
+                    continue;
+                }
+                let x = run.metric.of(&cfg, &r);
+                if best.is_none_or(|(b, _)| x > b) {
+                    best = Some((x, cfg.layout));
+                }
+            }
+        }
+    }
+    Check {
+        run: *run,
+        model: best.map(|b| b.0),
+        layout: best.map(|b| b.1),
+    }
+}
+
+/// Every run, checked.
+#[must_use]
+pub fn all() -> Vec<Check> {
+    runs().iter().map(check).collect()
+}
+
+/// Absolute errors of a set of checks: their median and mean, and how many.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Errors {
+    /// Runs counted.
+    pub runs: usize,
+    /// Median absolute relative error.
+    pub median: f64,
+    /// Mean absolute relative error.
+    pub mean: f64,
+}
+
+impl Errors {
+    /// The errors of the checks that `keep` selects (runs that fit nowhere
+    /// count as 100% off).
+    #[must_use]
+    pub fn of(checks: &[Check], keep: impl Fn(&Check) -> bool) -> Self {
+        let mut e: Vec<f64> = checks
+            .iter()
+            .filter(|c| keep(c))
+            .map(|c| c.difference().map_or(1.0, f64::abs))
+            .collect();
+        if e.is_empty() {
+            return Self::default();
+        }
+        e.sort_by(f64::total_cmp);
+        let n = e.len();
+        let median = if n % 2 == 1 {
+            e[n / 2]
+        } else {
+            (e[n / 2 - 1] + e[n / 2]) / 2.0
+        };
+        Self {
+            runs: n,
+            median,
+            mean: e.iter().sum::<f64>() / n as f64,
+        }
+    }
+}
+
+pub use crate::fit::{fit, leave_one_source_out, Fitted};
