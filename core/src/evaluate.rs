@@ -240,9 +240,11 @@ pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
 }
 
 /// What one pipeline stage costs, before the step is put together.
-struct StageCost {
-    breakdown: Breakdown,
-    layers: u32,
+pub(crate) struct StageCost {
+    pub(crate) breakdown: Breakdown,
+    pub(crate) layers: u32,
+    /// One micro-batch through the stage (every chunk, forward and backward).
+    pub(crate) per_mb: Seconds,
 }
 
 /// Evaluates a configuration that passed [`Config::check`]. Never panics and
@@ -279,43 +281,76 @@ impl Step {
 
     /// The step's report, given the split of layers and the memory.
     pub(crate) fn finish(&self, memory: Memory, split: (u32, u32)) -> Report {
-        let step = self;
+        self.report(&self.slowest(split).0, memory)
+    }
+
+    /// The slowest stage, which sets the step, and whether it is one of the
+    /// earlier stages (not the last, which runs the head).
+    pub(crate) fn slowest(&self, split: (u32, u32)) -> (StageCost, bool) {
         let (first_layers, last_layers) = split;
-        let last = step.stage(last_layers, true);
-        // An earlier stage can only be the slower one when it holds more
-        // layers than the last (which also runs the head).
-        let stage = if first_layers > last_layers {
-            let first = step.stage(first_layers, false);
-            if first.breakdown.step().0 > last.breakdown.step().0 {
-                first
-            } else {
-                last
-            }
+        let mut last = self.stage(last_layers, true);
+        if self.cfg.layout.parallel.pp <= 1 {
+            return (last, false);
+        }
+        let mut first = self.stage(first_layers.max(1), false);
+        self.pipeline(&mut first, &mut last);
+        if first.breakdown.step().0 > last.breakdown.step().0 {
+            (first, true)
         } else {
-            last
+            (last, false)
+        }
+    }
+
+    /// The pipeline's bubble and exposed sends for each kind of stage (the
+    /// `pp - 1` earlier stages are alike; the last runs the head). Under
+    /// 1F1B a stage waits, in its fill and drain, for one micro-batch
+    /// through every other stage, divided by the chunks of an interleaved
+    /// schedule (sharded traffic paid once per step is gathered while a
+    /// stage waits for its first input, and scattered after its last
+    /// backward: it adds to the step, not to the bubble). The
+    /// sends of the fill and drain show; under plain 1F1B a micro-batch's
+    /// round trip through the stages is also longer than the slowest
+    /// stage's share of it by the sends, and the steady state waits for
+    /// them (the step's timeline shows both).
+    fn pipeline(&self, first: &mut StageCost, last: &mut StageCost) {
+        let p = self.cfg.layout.parallel;
+        let others = f64::from(p.pp - 1);
+        let per_mb = first.per_mb * others + last.per_mb;
+        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links);
+        let hops = send * (2.0 * others);
+        let slowest = first.per_mb.max(last.per_mb);
+        let stall = if p.schedule == Schedule::OneFOneB {
+            let round_trip = per_mb + hops - slowest * f64::from(p.pp);
+            round_trip.max(Seconds(0.0)) * ((self.m - 1.0) / f64::from(p.pp))
+        } else {
+            Seconds(0.0)
         };
-        step.report(&stage, memory)
+        for stage in [first, last] {
+            let b = &mut stage.breakdown;
+            b.bubble = (per_mb - stage.per_mb) / self.v;
+            b.pp.exposed = hops + stall;
+        }
     }
 }
 
 /// The per-layer costs of one configuration, shared by its stages.
 pub(crate) struct Step {
-    cfg: Config,
-    shape: Shape,
-    links: Links,
-    slowdown: f64,
-    m: f64,
-    v: f64,
-    layer: LayerCompute,
-    head_fwd: Seconds,
-    tensor: phases::Tensor,
-    context: phases::Context,
-    busy_fwd: Seconds,
-    busy_bwd: Seconds,
-    host_fwd: Seconds,
-    host_bwd: Seconds,
+    pub(crate) cfg: Config,
+    pub(crate) shape: Shape,
+    pub(crate) links: Links,
+    pub(crate) slowdown: f64,
+    pub(crate) m: f64,
+    pub(crate) v: f64,
+    pub(crate) layer: LayerCompute,
+    pub(crate) head_fwd: Seconds,
+    pub(crate) tensor: phases::Tensor,
+    pub(crate) context: phases::Context,
+    pub(crate) busy_fwd: Seconds,
+    pub(crate) busy_bwd: Seconds,
+    pub(crate) host_fwd: Seconds,
+    pub(crate) host_bwd: Seconds,
     /// The data-parallel shard group: ranks, and ranks per node.
-    shards: (u32, u32),
+    pub(crate) shards: (u32, u32),
 }
 
 impl Step {
@@ -369,10 +404,10 @@ impl Step {
     /// One stage of `layers` layers (with the output head when `head`):
     /// its layers' compute and communication, its data-parallel traffic,
     /// its pipeline sends and bubble, and its optimizer step, summed.
-    fn stage(&self, layers: u32, head: bool) -> StageCost {
+    pub(crate) fn stage(&self, layers: u32, head: bool) -> StageCost {
         let cfg = &self.cfg;
         let p = cfg.layout.parallel;
-        let (m, v) = (self.m, self.v);
+        let m = self.m;
         let zero = Seconds(0.0);
         let ls = f64::from(layers.max(1));
         let (busy_fwd, busy_bwd) = (self.busy_fwd, self.busy_bwd);
@@ -400,7 +435,6 @@ impl Step {
             } else {
                 dp.per_mb_exposed + dp.per_mb_stretch
             };
-        let bubble = per_mb * ((f64::from(p.pp) - 1.0) / v);
         let (ranks, per_node) = self.shards;
         let opt_shard = match p.dp {
             DataParallel::Ddp => 1.0,
@@ -420,7 +454,7 @@ impl Step {
                 backward: (layer.backward() * ls + head_bwd) * m,
                 recompute: layer.recompute(cfg.layout.recompute, cfg.stack.flash_attention) * each,
                 optimizer,
-                bubble,
+                bubble: zero,
                 contention: (cp.stretch_fwd + cp.stretch_bwd) * each + dp.stretch,
                 host: (self.host_fwd + self.host_bwd) * each,
                 dp_allgather: dp.allgather,
@@ -431,9 +465,10 @@ impl Step {
                     (cp.fwd.total + cp.bwd.total) * each,
                     (cp.fwd.exposed + cp.bwd.exposed) * each,
                 ),
-                pp: phases::pipeline(cfg, &self.shape, &self.links, m, v),
+                pp: phases::pipeline(cfg, &self.shape, &self.links, m),
             },
             layers,
+            per_mb,
         }
     }
 
@@ -486,114 +521,5 @@ impl Step {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::Scenario;
-
-    fn gathers(dp: DataParallel, micro_batch: u32) -> (Seconds, Seconds, u32) {
-        let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.layout.parallel.dp = dp;
-        cfg.layout.micro_batch = micro_batch;
-        let r = evaluate(&cfg).unwrap();
-        (
-            r.breakdown.dp_allgather.total,
-            r.breakdown.dp_reduce_scatter.total,
-            r.micro_batches,
-        )
-    }
-
-    #[test]
-    fn the_paper_stack_gathers_and_scatters_every_micro_batch() {
-        // Four sequences per replica: one micro-batch of 4, or two of 2.
-        // The paper's FSDP (ZeRO-2 semantics) reshards after backward and
-        // syncs gradients every backward.
-        let (ag1, rs1, m1) = gathers(DataParallel::Fsdp, 4);
-        let (ag2, rs2, m2) = gathers(DataParallel::Fsdp, 2);
-        assert_eq!((m1, m2), (1, 2));
-        assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_stack_that_syncs_once_gathers_once_and_holds_unsharded_gradients() {
-        let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.stack = crate::stack::TORCHTITAN;
-        cfg.layout.parallel.sp = false;
-        let run = |cfg: &Config| {
-            let r = evaluate(cfg).unwrap();
-            (
-                r.breakdown.dp_allgather.total,
-                memory::per_gpu(cfg).gradients,
-            )
-        };
-        cfg.layout.micro_batch = 4;
-        let (ag1, grads1) = run(&cfg);
-        cfg.layout.micro_batch = 2;
-        let (ag2, grads2) = run(&cfg);
-        assert!((ag2.0 - ag1.0).abs() < 1e-12);
-        assert!(grads2.0 > grads1.0 * 10.0, "{} vs {}", grads2.0, grads1.0);
-    }
-
-    #[test]
-    fn full_sharding_gathers_and_scatters_per_micro_batch() {
-        let (ag1, rs1, _) = gathers(DataParallel::FsdpFull, 4);
-        let (ag2, rs2, _) = gathers(DataParallel::FsdpFull, 2);
-        assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn the_pipeline_split_is_the_least_slowest_stage() {
-        for layers in 1..=160_u32 {
-            for pp in 2..=layers.min(40) {
-                for head in [0.0, 0.3, 0.7, 1.5, 4.0] {
-                    let (most, last) = split_layers(layers, pp, head);
-                    let cost =
-                        |n: u32| f64::from((layers - n).div_ceil(pp - 1)).max(f64::from(n) + head);
-                    let best = (1..=layers - (pp - 1)).map(cost).fold(f64::MAX, f64::min);
-                    assert!(
-                        (f64::from(most).max(f64::from(last) + head) - best).abs() < 1e-9,
-                        "{layers} layers, {pp} stages, head {head}: ({most}, {last})"
-                    );
-                    assert!(most * (pp - 1) >= layers - last && last >= 1);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn llama3_405b_runs_its_126_layers_on_16_stages_with_a_lighter_last() {
-        let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.model = crate::model::preset("llama3-405b").unwrap();
-        cfg.layout.parallel.pp = 16;
-        assert_eq!(cfg.pipeline_split(), (8, 7));
-    }
-
-    #[test]
-    fn an_eager_stack_waits_on_the_host_when_kernels_are_tiny() {
-        // Llama-2 1B, one 128-token sequence per GPU: kernels shorter than
-        // their dispatch.
-        let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.model = crate::model::preset("llama2-1b").unwrap();
-        cfg.seq_len = 128;
-        cfg.layout.parallel.tp = 1;
-        cfg.layout.micro_batch = 1;
-        cfg.global_batch = 256;
-        let eager = evaluate(&cfg).unwrap();
-        cfg.stack = crate::stack::TORCHTITAN;
-        let compiled = evaluate(&cfg).unwrap();
-        assert!(eager.breakdown.host.0 > 0.0);
-        assert!(compiled.breakdown.host.0 < eager.breakdown.host.0);
-    }
-
-    #[test]
-    fn the_trace_counts_the_bubble_as_exposed_communication() {
-        let mut cfg = Scenario::example().to_config().unwrap();
-        cfg.layout.parallel.tp = 1;
-        cfg.layout.parallel.pp = 4;
-        cfg.layout.micro_batch = 1;
-        let r = evaluate(&cfg).unwrap();
-        let b = r.breakdown;
-        assert!(b.bubble.0 > 0.0);
-        assert!((b.comm_exposed_trace().0 - b.comm_exposed().0 - b.bubble.0).abs() < 1e-12);
-        assert!(r.exposed_comm_trace_fraction > r.exposed_comm_fraction);
-    }
-}
+#[path = "evaluate_tests.rs"]
+mod tests;

@@ -39,5 +39,6 @@ pub mod power;
 pub mod scenario;
 pub mod search;
 pub mod stack;
+pub mod timeline;
 pub mod units;
 pub mod validation;

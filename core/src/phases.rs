@@ -8,7 +8,7 @@ use crate::calibration as cal;
 use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
-use crate::scenario::{Config, DataParallel, Precision, Recompute};
+use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
 use crate::stack::{FsdpSync, Placement};
 use crate::units::{Bandwidth, Bytes, Seconds};
 
@@ -287,6 +287,50 @@ pub(crate) struct DataParallelCost {
     pub stretch: Seconds,
     /// Whether the sharded traffic is paid once per step.
     pub once: bool,
+    /// Sharded traffic of one layer and micro-batch, as it runs (for the
+    /// step's timeline).
+    pub layer: ShardedLayer,
+    /// Traffic bucketed once per step beside the forward (ZeRO-1's
+    /// parameter gather).
+    pub buckets_fwd: Bucketed,
+    /// Traffic bucketed once per step beside the backward (DDP's and
+    /// HSDP's AllReduce, ZeRO-1's ReduceScatter).
+    pub buckets_bwd: Bucketed,
+}
+
+/// Sharded data-parallel traffic of one layer and micro-batch: the gather
+/// prefetched beside the forward, the traffic beside the backward, what
+/// each exposes and stretches, and the first gather and last scatter,
+/// which have nothing to hide behind.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ShardedLayer {
+    /// One layer's gather in the forward.
+    pub fwd: Seconds,
+    /// One layer's traffic in the backward (its scatter, and the next
+    /// layer's gather under full sharding).
+    pub bwd: Seconds,
+    /// What a gather exposes beside one layer's forward, and the stretch.
+    pub fwd_exposed: Seconds,
+    /// The compute stretched beside one layer's forward.
+    pub fwd_stretch: Seconds,
+    /// What the backward traffic exposes beside one layer's backward.
+    pub bwd_exposed: Seconds,
+    /// The compute stretched beside one layer's backward.
+    pub bwd_stretch: Seconds,
+    /// The first gather (with the embedding's), exposed whole.
+    pub first: Seconds,
+    /// The last scatter (with the embedding's), exposed whole.
+    pub last: Seconds,
+}
+
+/// Traffic sent in buckets behind one pass of a stage's layers, once per
+/// step: its time, what shows after the pass and the compute's stretch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bucketed {
+    /// What is exposed (the last bucket, and what did not fit beside).
+    pub exposed: Seconds,
+    /// Compute stretched beside it.
+    pub stretch: Seconds,
 }
 
 /// The data-parallel traffic over the shard group ([`shard_group`]) of a
@@ -368,50 +412,89 @@ pub(crate) fn data_parallel(
         cost.reduce_scatter = Comm::new(rs_total, rs_exposed * passes);
         cost.per_mb_exposed = fwd_exposed + bwd_exposed;
         cost.per_mb_stretch = (f_con + b_con) * hidden;
+        cost.layer = ShardedLayer {
+            fwd: ag,
+            bwd: comm_bwd,
+            fwd_exposed: f_exp,
+            fwd_stretch: f_con,
+            bwd_exposed: b_exp,
+            bwd_stretch: b_con,
+            first: ag + ag_root,
+            last: rs + rs_root,
+        };
     };
-    // Traffic started behind the last `layers - 1` layers of a pass; the
-    // last bucket is always exposed. Returns exposed time and stretch.
-    let behind = |total: Seconds, per_layer: Seconds| {
-        let last = total / layers;
-        let (exposed, stretch) = overlap(total - last, per_layer * (layers - 1.0), slowdown);
-        (exposed + last, stretch)
-    };
-
-    match p.dp {
+    let (bwd, fwd) = match p.dp {
         DataParallel::Fsdp | DataParallel::FsdpFull => {
             sharded(group, p.dp == DataParallel::FsdpFull, &mut cost);
+            (None, None)
         }
         DataParallel::Hsdp => {
             sharded(Group::new(per_node, per_node), true, &mut cost);
             let replicas = Group::new(ranks / per_node.max(1), 1);
             // The replicas reduce their gradient shards in the stack's reduce type.
-            let ar = bg(
-                Collective::AllReduce,
-                stage_params * reduce / f64::from(per_node),
-                replicas,
-            );
-            let (exposed, stretch) = behind(ar, busy_bwd);
-            cost.allreduce = Comm::new(ar, exposed);
-            cost.stretch += stretch;
+            let bytes = stage_params * reduce / f64::from(per_node);
+            (
+                Some((
+                    Collective::AllReduce,
+                    bg(Collective::AllReduce, bytes, replicas),
+                )),
+                None,
+            )
         }
         DataParallel::Ddp => {
             let ar = bg(Collective::AllReduce, stage_params * reduce, group);
-            let (exposed, stretch) = behind(ar, busy_bwd);
-            cost.allreduce = Comm::new(ar, exposed);
-            cost.stretch += stretch;
+            (Some((Collective::AllReduce, ar)), None)
         }
-        DataParallel::Zero1 => {
-            let rs = bg(Collective::ReduceScatter, stage_params * reduce, group);
-            let (rs_exposed, rs_stretch) = behind(rs, busy_bwd);
-            cost.reduce_scatter = Comm::new(rs, rs_exposed);
-            let ag = bg(Collective::AllGather, stage_params * bf16, group);
-            let (ag_exposed, ag_stretch) = behind(ag, busy_fwd);
-            cost.allgather = Comm::new(ag, ag_exposed);
-            cost.stretch += rs_stretch + ag_stretch;
-        }
-    }
+        DataParallel::Zero1 => (
+            Some((
+                Collective::ReduceScatter,
+                bg(Collective::ReduceScatter, stage_params * reduce, group),
+            )),
+            Some(bg(Collective::AllGather, stage_params * bf16, group)),
+        ),
+    };
+    buckets(&mut cost, bwd, fwd, layers, busy, slowdown);
     cost.stretch += cost.per_mb_stretch * passes;
     cost
+}
+
+/// Traffic sent in buckets behind one pass of `layers` layers, each busy
+/// `busy` (forward, backward): the backward's (`bwd`, its collective and
+/// time) and the forward's gather (`fwd`). The last bucket is always
+/// exposed; the rest hides behind the last `layers - 1` layers.
+fn buckets(
+    cost: &mut DataParallelCost,
+    bwd: Option<(Collective, Seconds)>,
+    fwd: Option<Seconds>,
+    layers: f64,
+    (busy_fwd, busy_bwd): (Seconds, Seconds),
+    slowdown: f64,
+) {
+    let behind = |total: Seconds, per_layer: Seconds| {
+        let last = total / layers;
+        let (exposed, stretch) = overlap(total - last, per_layer * (layers - 1.0), slowdown);
+        Bucketed {
+            exposed: exposed + last,
+            stretch,
+        }
+    };
+    if let Some((op, total)) = bwd {
+        let b = behind(total, busy_bwd);
+        let comm = Comm::new(total, b.exposed);
+        if op == Collective::AllReduce {
+            cost.allreduce = comm;
+        } else {
+            cost.reduce_scatter = comm;
+        }
+        cost.stretch += b.stretch;
+        cost.buckets_bwd = b;
+    }
+    if let Some(total) = fwd {
+        let b = behind(total, busy_fwd);
+        cost.allgather = Comm::new(total, b.exposed);
+        cost.stretch += b.stretch;
+        cost.buckets_fwd = b;
+    }
 }
 
 /// Whether a pipeline's neighbouring stages sit on different nodes under
@@ -426,137 +509,33 @@ pub(crate) fn pipeline_crosses_nodes(cfg: &Config) -> bool {
     }
 }
 
+/// One send of a micro-batch's activations (or their gradients) to the
+/// neighbouring stage.
+pub(crate) fn pipeline_send(cfg: &Config, s: &Shape, links: &Links) -> Seconds {
+    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden) / s.sp_div);
+    collective::send_recv(bytes, !pipeline_crosses_nodes(cfg), links)
+}
+
 /// The pipeline's sends over one step of `m` micro-batches and `v`
 /// chunks per stage: hidden in the steady state, exposed in the fill and
 /// drain.
-pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64, v: f64) -> Comm {
+pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
     let p = cfg.layout.parallel;
     if p.pp <= 1 {
         return Comm::default();
     }
-    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden) / s.sp_div);
-    let send = collective::send_recv(bytes, !pipeline_crosses_nodes(cfg), links);
+    let v = if p.schedule == Schedule::Interleaved {
+        f64::from(p.virtual_stages.max(1))
+    } else {
+        1.0
+    };
+    let send = pipeline_send(cfg, s, links);
     let pp = f64::from(p.pp);
-    Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0) * v))
+    // The fill and drain cross every link once each way; with chunks the
+    // hop back to the first stage hides behind the other chunks' passes.
+    Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0)))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::evaluate::links;
-    use crate::scenario::Scenario;
-    use crate::stack;
-
-    fn example() -> Config {
-        Scenario::example().to_config().unwrap()
-    }
-
-    #[test]
-    fn overlap_hides_what_fits_and_charges_the_stretch() {
-        let (exp, stretch) = overlap(Seconds(1.0), Seconds(10.0), 0.2);
-        assert_eq!(exp.0, 0.0);
-        assert!((stretch.0 - 0.2).abs() < 1e-12);
-        let (exp, stretch) = overlap(Seconds(10.0), Seconds(4.0), 0.2);
-        assert!((exp.0 - 5.0).abs() < 1e-12 && (stretch.0 - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn compute_splits_gemms_over_tensor_parallel_ranks() {
-        let mut cfg = example();
-        cfg.layout.parallel.tp = 1;
-        cfg.layout.micro_batch = 4;
-        let one = compute(&cfg, &Shape::of(&cfg)).0;
-        cfg.layout.parallel.tp = 4;
-        let four = compute(&cfg, &Shape::of(&cfg)).0;
-        let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US) * cal::GEMMS_PER_LAYER;
-        assert!(((one.gemm - t0).0 / (four.gemm - t0).0 - 4.0).abs() < 1e-9);
-        // Without sequence parallelism the norms stay whole on every rank.
-        assert!(four.elementwise.0 > one.elementwise.0 / 4.0);
-    }
-
-    #[test]
-    fn materialised_scores_cost_more_than_flash_attention() {
-        let mut cfg = example();
-        let flash = compute(&cfg, &Shape::of(&cfg)).0.attention;
-        cfg.stack = stack::MEGATRON_2021;
-        let scores = compute(&cfg, &Shape::of(&cfg)).0.attention;
-        assert!(scores.0 > flash.0);
-    }
-
-    #[test]
-    fn tensor_parallel_of_one_costs_nothing_and_recompute_repeats_the_forward() {
-        let mut cfg = example();
-        cfg.layout.parallel.tp = 1;
-        let s = Shape::of(&cfg);
-        assert_eq!(tensor(&cfg, &s, &links(&cfg)).fwd.0, 0.0);
-        cfg.layout.parallel.tp = 4;
-        cfg.layout.recompute = Recompute::Full;
-        let t = tensor(&cfg, &Shape::of(&cfg), &links(&cfg));
-        assert!(t.fwd.0 > 0.0 && t.recompute == t.fwd && t.bwd == t.fwd);
-    }
-
-    #[test]
-    fn context_sends_one_block_per_ring_step() {
-        let mut cfg = example();
-        let s = Shape::of(&cfg);
-        assert_eq!(
-            context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2)
-                .fwd
-                .total
-                .0,
-            0.0
-        );
-        cfg.layout.parallel.cp = 4;
-        cfg.layout.parallel.tp = 1;
-        let s = Shape::of(&cfg);
-        let c = context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2);
-        assert!((c.bwd.total.0 - 2.0 * c.fwd.total.0).abs() < 1e-15);
-        assert!(c.fwd.exposed.0 <= c.fwd.total.0);
-    }
-
-    #[test]
-    fn kernels_count_recomputation() {
-        let mut cfg = example();
-        let (fwd, bwd) = kernels(&cfg);
-        cfg.layout.recompute = Recompute::Full;
-        assert_eq!(kernels(&cfg).1, bwd + fwd);
-    }
-
-    #[test]
-    fn the_papers_placement_keeps_pipelines_in_a_node() {
-        let mut cfg = example();
-        cfg.layout.parallel.tp = 2;
-        cfg.layout.parallel.pp = 4;
-        assert!(!pipeline_crosses_nodes(&cfg));
-        assert_eq!(shard_group(&cfg).1, 1);
-        cfg.stack = stack::MEGATRON;
-        assert!(pipeline_crosses_nodes(&cfg));
-        assert_eq!(shard_group(&cfg).1, 4);
-    }
-
-    #[test]
-    fn a_stage_with_more_layers_moves_more_data_parallel_traffic() {
-        let cfg = example();
-        let l = links(&cfg);
-        let busy = (Seconds(1e-3), Seconds(2e-3));
-        let small = data_parallel(&cfg, &l, shard_group(&cfg), 8.0, busy, 0.2, 1.0);
-        let large = data_parallel(&cfg, &l, shard_group(&cfg), 16.0, busy, 0.2, 1.0);
-        assert!(large.allgather.total.0 > small.allgather.total.0);
-        assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
-        assert_eq!(small.allreduce.total.0, 0.0);
-    }
-
-    #[test]
-    fn pipeline_sends_show_only_in_fill_and_drain() {
-        let mut cfg = example();
-        assert_eq!(
-            pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0, 1.0)
-                .total
-                .0,
-            0.0
-        );
-        cfg.layout.parallel.pp = 4;
-        let c = pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0, 1.0);
-        assert!((c.exposed.0 / c.total.0 - 3.0 / 8.0).abs() < 1e-12);
-    }
-}
+#[path = "phases_tests.rs"]
+mod tests;

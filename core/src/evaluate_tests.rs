@@ -1,0 +1,110 @@
+//! Unit tests of `evaluate`.
+use super::*;
+use crate::scenario::Scenario;
+
+fn gathers(dp: DataParallel, micro_batch: u32) -> (Seconds, Seconds, u32) {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.layout.parallel.dp = dp;
+    cfg.layout.micro_batch = micro_batch;
+    let r = evaluate(&cfg).unwrap();
+    (
+        r.breakdown.dp_allgather.total,
+        r.breakdown.dp_reduce_scatter.total,
+        r.micro_batches,
+    )
+}
+
+#[test]
+fn the_paper_stack_gathers_and_scatters_every_micro_batch() {
+    // Four sequences per replica: one micro-batch of 4, or two of 2.
+    // The paper's FSDP (ZeRO-2 semantics) reshards after backward and
+    // syncs gradients every backward.
+    let (ag1, rs1, m1) = gathers(DataParallel::Fsdp, 4);
+    let (ag2, rs2, m2) = gathers(DataParallel::Fsdp, 2);
+    assert_eq!((m1, m2), (1, 2));
+    assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_stack_that_syncs_once_gathers_once_and_holds_unsharded_gradients() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::TORCHTITAN;
+    cfg.layout.parallel.sp = false;
+    let run = |cfg: &Config| {
+        let r = evaluate(cfg).unwrap();
+        (
+            r.breakdown.dp_allgather.total,
+            memory::per_gpu(cfg).gradients,
+        )
+    };
+    cfg.layout.micro_batch = 4;
+    let (ag1, grads1) = run(&cfg);
+    cfg.layout.micro_batch = 2;
+    let (ag2, grads2) = run(&cfg);
+    assert!((ag2.0 - ag1.0).abs() < 1e-12);
+    assert!(grads2.0 > grads1.0 * 10.0, "{} vs {}", grads2.0, grads1.0);
+}
+
+#[test]
+fn full_sharding_gathers_and_scatters_per_micro_batch() {
+    let (ag1, rs1, _) = gathers(DataParallel::FsdpFull, 4);
+    let (ag2, rs2, _) = gathers(DataParallel::FsdpFull, 2);
+    assert!((ag2.0 - 2.0 * ag1.0).abs() < 1e-9 && (rs2.0 - 2.0 * rs1.0).abs() < 1e-9);
+}
+
+#[test]
+fn the_pipeline_split_is_the_least_slowest_stage() {
+    for layers in 1..=160_u32 {
+        for pp in 2..=layers.min(40) {
+            for head in [0.0, 0.3, 0.7, 1.5, 4.0] {
+                let (most, last) = split_layers(layers, pp, head);
+                let cost =
+                    |n: u32| f64::from((layers - n).div_ceil(pp - 1)).max(f64::from(n) + head);
+                let best = (1..=layers - (pp - 1)).map(cost).fold(f64::MAX, f64::min);
+                assert!(
+                    (f64::from(most).max(f64::from(last) + head) - best).abs() < 1e-9,
+                    "{layers} layers, {pp} stages, head {head}: ({most}, {last})"
+                );
+                assert!(most * (pp - 1) >= layers - last && last >= 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn llama3_405b_runs_its_126_layers_on_16_stages_with_a_lighter_last() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.model = crate::model::preset("llama3-405b").unwrap();
+    cfg.layout.parallel.pp = 16;
+    assert_eq!(cfg.pipeline_split(), (8, 7));
+}
+
+#[test]
+fn an_eager_stack_waits_on_the_host_when_kernels_are_tiny() {
+    // Llama-2 1B, one 128-token sequence per GPU: kernels shorter than
+    // their dispatch.
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.model = crate::model::preset("llama2-1b").unwrap();
+    cfg.seq_len = 128;
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.micro_batch = 1;
+    cfg.global_batch = 256;
+    let eager = evaluate(&cfg).unwrap();
+    cfg.stack = crate::stack::TORCHTITAN;
+    let compiled = evaluate(&cfg).unwrap();
+    assert!(eager.breakdown.host.0 > 0.0);
+    assert!(compiled.breakdown.host.0 < eager.breakdown.host.0);
+}
+
+#[test]
+fn the_trace_counts_the_bubble_as_exposed_communication() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.parallel.pp = 4;
+    cfg.layout.micro_batch = 1;
+    let r = evaluate(&cfg).unwrap();
+    let b = r.breakdown;
+    assert!(b.bubble.0 > 0.0);
+    assert!((b.comm_exposed_trace().0 - b.comm_exposed().0 - b.bubble.0).abs() < 1e-12);
+    assert!(r.exposed_comm_trace_fraction > r.exposed_comm_fraction);
+}

@@ -1,0 +1,116 @@
+//! Unit tests of `phases`.
+use super::*;
+use crate::evaluate::links;
+use crate::scenario::Scenario;
+use crate::stack;
+
+fn example() -> Config {
+    Scenario::example().to_config().unwrap()
+}
+
+#[test]
+fn overlap_hides_what_fits_and_charges_the_stretch() {
+    let (exp, stretch) = overlap(Seconds(1.0), Seconds(10.0), 0.2);
+    assert_eq!(exp.0, 0.0);
+    assert!((stretch.0 - 0.2).abs() < 1e-12);
+    let (exp, stretch) = overlap(Seconds(10.0), Seconds(4.0), 0.2);
+    assert!((exp.0 - 5.0).abs() < 1e-12 && (stretch.0 - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn compute_splits_gemms_over_tensor_parallel_ranks() {
+    let mut cfg = example();
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.micro_batch = 4;
+    let one = compute(&cfg, &Shape::of(&cfg)).0;
+    cfg.layout.parallel.tp = 4;
+    let four = compute(&cfg, &Shape::of(&cfg)).0;
+    let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US) * cal::GEMMS_PER_LAYER;
+    assert!(((one.gemm - t0).0 / (four.gemm - t0).0 - 4.0).abs() < 1e-9);
+    // Without sequence parallelism the norms stay whole on every rank.
+    assert!(four.elementwise.0 > one.elementwise.0 / 4.0);
+}
+
+#[test]
+fn materialised_scores_cost_more_than_flash_attention() {
+    let mut cfg = example();
+    let flash = compute(&cfg, &Shape::of(&cfg)).0.attention;
+    cfg.stack = stack::MEGATRON_2021;
+    let scores = compute(&cfg, &Shape::of(&cfg)).0.attention;
+    assert!(scores.0 > flash.0);
+}
+
+#[test]
+fn tensor_parallel_of_one_costs_nothing_and_recompute_repeats_the_forward() {
+    let mut cfg = example();
+    cfg.layout.parallel.tp = 1;
+    let s = Shape::of(&cfg);
+    assert_eq!(tensor(&cfg, &s, &links(&cfg)).fwd.0, 0.0);
+    cfg.layout.parallel.tp = 4;
+    cfg.layout.recompute = Recompute::Full;
+    let t = tensor(&cfg, &Shape::of(&cfg), &links(&cfg));
+    assert!(t.fwd.0 > 0.0 && t.recompute == t.fwd && t.bwd == t.fwd);
+}
+
+#[test]
+fn context_sends_one_block_per_ring_step() {
+    let mut cfg = example();
+    let s = Shape::of(&cfg);
+    assert_eq!(
+        context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2)
+            .fwd
+            .total
+            .0,
+        0.0
+    );
+    cfg.layout.parallel.cp = 4;
+    cfg.layout.parallel.tp = 1;
+    let s = Shape::of(&cfg);
+    let c = context(&cfg, &s, &links(&cfg), Seconds(1e-3), 0.2);
+    assert!((c.bwd.total.0 - 2.0 * c.fwd.total.0).abs() < 1e-15);
+    assert!(c.fwd.exposed.0 <= c.fwd.total.0);
+}
+
+#[test]
+fn kernels_count_recomputation() {
+    let mut cfg = example();
+    let (fwd, bwd) = kernels(&cfg);
+    cfg.layout.recompute = Recompute::Full;
+    assert_eq!(kernels(&cfg).1, bwd + fwd);
+}
+
+#[test]
+fn the_papers_placement_keeps_pipelines_in_a_node() {
+    let mut cfg = example();
+    cfg.layout.parallel.tp = 2;
+    cfg.layout.parallel.pp = 4;
+    assert!(!pipeline_crosses_nodes(&cfg));
+    assert_eq!(shard_group(&cfg).1, 1);
+    cfg.stack = stack::MEGATRON;
+    assert!(pipeline_crosses_nodes(&cfg));
+    assert_eq!(shard_group(&cfg).1, 4);
+}
+
+#[test]
+fn a_stage_with_more_layers_moves_more_data_parallel_traffic() {
+    let cfg = example();
+    let l = links(&cfg);
+    let busy = (Seconds(1e-3), Seconds(2e-3));
+    let small = data_parallel(&cfg, &l, shard_group(&cfg), 8.0, busy, 0.2, 1.0);
+    let large = data_parallel(&cfg, &l, shard_group(&cfg), 16.0, busy, 0.2, 1.0);
+    assert!(large.allgather.total.0 > small.allgather.total.0);
+    assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
+    assert_eq!(small.allreduce.total.0, 0.0);
+}
+
+#[test]
+fn pipeline_sends_show_only_in_fill_and_drain() {
+    let mut cfg = example();
+    assert_eq!(
+        pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0).total.0,
+        0.0
+    );
+    cfg.layout.parallel.pp = 4;
+    let c = pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0);
+    assert!((c.exposed.0 / c.total.0 - 3.0 / 8.0).abs() < 1e-12);
+}

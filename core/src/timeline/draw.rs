@@ -1,0 +1,302 @@
+//! Drawing a stage from the simulated schedule: its passes, interval by
+//! interval, at the two ends of the step, and the passes in between as one
+//! block per stream, with what of each stream shows.
+
+use super::pass::{self, Op, Recipe, Sink};
+use super::schedule::{after, before, carries, needs, span_of, Run};
+use super::{Interval, Kind, Stream};
+use alloc::vec::Vec;
+
+/// What drawing a stage needs of the run.
+pub(super) struct Draw<'a> {
+    /// The simulated schedule.
+    pub run: &'a Run,
+    /// Micro-batches per step.
+    pub m: u32,
+    /// Micro-batches simulated.
+    pub m_sim: u32,
+    /// Passes drawn one by one at each end of a stage.
+    pub keep: u32,
+    /// Layers per group.
+    pub group: u32,
+    /// What the micro-batches not simulated add to the steady state.
+    pub extra: f64,
+    /// One send to the neighbouring stage.
+    pub send: f64,
+}
+
+impl Draw<'_> {
+    /// The real micro-batch of simulated micro-batch `mb`.
+    fn real(&self, mb: u32) -> u32 {
+        if mb < self.m_sim / 2 {
+            mb
+        } else {
+            mb + (self.m - self.m_sim)
+        }
+    }
+
+    /// Draws stage `s` (made by `r`) into `out` if given; returns its end.
+    pub fn stage(&self, r: &Recipe, s: u32, mut out: Option<&mut Vec<Interval>>) -> f64 {
+        let times = &self.run.times[s as usize];
+        let order = &self.run.orders[s as usize];
+        let n = order.len() as u32;
+        let first_middle = self.keep;
+        let last_middle = n.saturating_sub(self.keep);
+        // Passes after the middle block move by what the block gained.
+        let shift = |i: u32| if i >= last_middle { self.extra } else { 0.0 };
+        if let Some(out) = out.as_deref_mut() {
+            before(r, Some(out));
+        }
+        let mut free = before(r, None);
+        let mut i = 0;
+        while i < n {
+            if i == first_middle && last_middle > first_middle {
+                let block_end = times[last_middle as usize - 1].2 + self.extra;
+                if let Some(out) = out.as_deref_mut() {
+                    self.block(r, s, first_middle..last_middle, block_end, out);
+                }
+                free = block_end;
+                i = last_middle;
+                continue;
+            }
+            let op = order[i as usize];
+            let (at, _, _) = times[i as usize];
+            let at = at + shift(i);
+            if let Some(out) = out.as_deref_mut() {
+                self.wait(s, op, (free, at), out);
+                let mut real = op;
+                real.mb = self.real(op.mb);
+                let mut sink = Sink {
+                    out: Some(out),
+                    group: self.group,
+                };
+                pass::lay_out(r, real, at, carries(r, op, self.m_sim), &mut sink);
+            }
+            let (_, f) = span_of(r, op, self.m_sim);
+            free = at + f;
+            i += 1;
+        }
+        after(r, free, out)
+    }
+
+    /// The stage idle from `free` until `op` can start at `at`: waiting
+    /// for what it needs, which arrives over the last `send` seconds.
+    fn wait(&self, s: u32, op: Op, (free, at): (f64, f64), out: &mut Vec<Interval>) {
+        let pp = self.run.orders.len() as u32;
+        let v = self.run.orders[0]
+            .iter()
+            .map(|o| o.chunk + 1)
+            .max()
+            .unwrap_or(1);
+        let Some((mut need, over_link)) = needs(op, s, pp, v) else {
+            return;
+        };
+        need.micro_batch = self.real(need.micro_batch);
+        let mb = self.real(op.mb);
+        let interval = |stream, kind, a: f64, b: f64| Interval {
+            stream,
+            kind,
+            start_s: a,
+            end_s: b,
+            micro_batches: Some((mb, mb)),
+            chunk: op.chunk,
+            layers: None,
+            waits_for: Some(need),
+        };
+        if at > free + 1e-12 {
+            out.push(interval(Stream::Compute, Kind::Wait, free, at));
+        }
+        if over_link && self.send > 0.0 {
+            let a = (at - self.send).max(0.0);
+            // The receive is drawn where it ends, when this stage starts.
+            if let Some(prev) = out.iter().rev().find(|i| i.stream == Stream::Pipeline) {
+                if prev.end_s > a {
+                    return;
+                }
+            }
+            out.push(interval(Stream::Pipeline, Kind::Receive, a, at));
+        }
+    }
+
+    /// Each kind's time in passes `range` of stage `s`, scaled by
+    /// `scale`, and what of the tensor-, context- and data-parallel streams
+    /// shows (no compute beside it), each stream beyond the ones before it,
+    /// each pass laid out alone.
+    fn tally(
+        &self,
+        r: &Recipe,
+        s: u32,
+        range: core::ops::Range<u32>,
+        scale: f64,
+    ) -> ([f64; 9], [f64; 3]) {
+        let order = &self.run.orders[s as usize];
+        let mut totals = [0.0_f64; 9];
+        let mut exposed = [0.0_f64; 3];
+        // Each stream's time in these passes, and what of it shows (no
+        // compute beside it), each pass laid out alone.
+        for i in range.clone() {
+            let op = order[i as usize];
+            let mut scratch = Vec::new();
+            let mut sink = Sink {
+                out: Some(&mut scratch),
+                group: r.layers,
+            };
+            pass::lay_out(r, op, 0.0, carries(r, op, self.m_sim), &mut sink);
+            for iv in &scratch {
+                totals[slot(iv.kind)] += iv.duration() * scale;
+            }
+            // Each stream's exposure beyond the ones before it, so that the
+            // three add up to what the pass shows.
+            let mut covers: Vec<Stream> = Vec::new();
+            for (k, stream) in [Stream::Tensor, Stream::Context, Stream::Data]
+                .into_iter()
+                .enumerate()
+            {
+                let cover = merged(&scratch, |iv| {
+                    iv.kind.is_compute() || iv.kind == Kind::Host || covers.contains(&iv.stream)
+                });
+                let spans = merged(&scratch, |iv| iv.stream == stream);
+                exposed[k] += super::uncovered(&spans, &cover) * scale;
+                covers.push(stream);
+            }
+        }
+        (totals, exposed)
+    }
+
+    /// The passes `range` of stage `s` as one block per stream, ending at
+    /// `end`: each stream's time in those passes, laid end to end, with the
+    /// compute first and the traffic hidden beside it drawn under it.
+    fn block(
+        &self,
+        r: &Recipe,
+        s: u32,
+        range: core::ops::Range<u32>,
+        end: f64,
+        out: &mut Vec<Interval>,
+    ) {
+        let times = &self.run.times[s as usize];
+        let order = &self.run.orders[s as usize];
+        let start = times[range.start as usize].0
+            + if range.start >= range.end {
+                self.extra
+            } else {
+                0.0
+            };
+        let count = range.end - range.start;
+        let v = self.run.orders[0]
+            .iter()
+            .map(|o| o.chunk + 1)
+            .max()
+            .unwrap_or(1);
+        let scale = {
+            let mbs = f64::from(count) / f64::from(2 * v);
+            let real = mbs + f64::from(self.m - self.m_sim);
+            if mbs > 0.0 {
+                real / mbs
+            } else {
+                1.0
+            }
+        };
+        let (totals, exposed) = self.tally(r, s, range.clone(), scale);
+        let [fwd, bwd, head, host, _tp, cp, ag, rs, _] = totals;
+        let [exposed_tp, exposed_cp, exposed_dp] = exposed;
+        let first_mb = self.real(order[range.start as usize].mb);
+        let last_mb = self.real(order[range.end as usize - 1].mb);
+        let mbs = Some((first_mb.min(last_mb), first_mb.max(last_mb)));
+        let mut put = |stream, kind, a: f64, len: f64| -> f64 {
+            let b = (a + len).min(end);
+            if b > a {
+                out.push(Interval {
+                    stream,
+                    kind,
+                    start_s: a,
+                    end_s: b,
+                    micro_batches: mbs,
+                    chunk: 0,
+                    layers: Some((1, r.layers)),
+                    waits_for: None,
+                });
+            }
+            b
+        };
+        let compute = fwd + bwd + head;
+        let mut t = put(Stream::Compute, Kind::Forward, start, fwd);
+        t = put(Stream::Compute, Kind::Head, t, head);
+        t = put(Stream::Compute, Kind::Backward, t, bwd);
+        put(
+            Stream::Context,
+            Kind::ContextExchange,
+            (start + compute - (cp - exposed_cp)).max(start),
+            cp - exposed_cp + 0.0,
+        );
+        let dp_hidden = (ag + rs - exposed_dp).max(0.0).min(compute);
+        put(
+            Stream::Data,
+            if rs > ag {
+                Kind::ReduceScatter
+            } else {
+                Kind::AllGather
+            },
+            start,
+            dp_hidden,
+        );
+        t = put(Stream::Context, Kind::ContextExchange, t, exposed_cp);
+        t = put(
+            Stream::Data,
+            if rs > ag {
+                Kind::ReduceScatter
+            } else {
+                Kind::AllGather
+            },
+            t,
+            exposed_dp,
+        );
+        t = put(Stream::Tensor, Kind::TensorCollective, t, exposed_tp);
+        t = put(Stream::Compute, Kind::Host, t, host);
+        if end > t + 1e-12 {
+            out.push(Interval {
+                stream: Stream::Compute,
+                kind: Kind::Wait,
+                start_s: t,
+                end_s: end,
+                micro_batches: mbs,
+                chunk: 0,
+                layers: None,
+                waits_for: None,
+            });
+        }
+    }
+}
+
+/// Where a kind's time is summed in a block.
+fn slot(kind: Kind) -> usize {
+    match kind {
+        Kind::Forward => 0,
+        Kind::Backward => 1,
+        Kind::Head => 2,
+        Kind::Host => 3,
+        Kind::TensorCollective => 4,
+        Kind::ContextExchange => 5,
+        Kind::AllGather => 6,
+        Kind::ReduceScatter | Kind::AllReduce => 7,
+        _ => 8,
+    }
+}
+
+/// The spans of the intervals `keep` picks, sorted and merged.
+fn merged(intervals: &[Interval], keep: impl Fn(&Interval) -> bool) -> Vec<(f64, f64)> {
+    let mut spans: Vec<(f64, f64)> = intervals
+        .iter()
+        .filter(|i| keep(i))
+        .map(|i| (i.start_s, i.end_s))
+        .collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}

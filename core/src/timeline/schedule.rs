@@ -1,0 +1,355 @@
+//! The schedule: each stage's order of passes (GPipe, 1F1B, interleaved
+//! 1F1B), when each can start (its stage is free and what it needs has
+//! arrived from the neighbour), and the stages drawn, pass by pass at the
+//! ends of the step and as one block per stream in between.
+
+use super::pass::{self, Op, Recipe, Sink};
+use super::{measure, Interval, Kind, Pass, StageTimeline, Stream, Timeline};
+use crate::evaluate::Step;
+use crate::phases;
+use crate::scenario::Schedule;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Most micro-batches simulated; beyond, the steady state is extended.
+const MAX_SIMULATED: u32 = 256;
+/// Intervals a stage aims to stay under.
+const INTERVAL_BUDGET: u32 = 1500;
+
+/// Each stage's passes in the order it runs them.
+fn order(schedule: Schedule, pp: u32, v: u32, m: u32, s: u32) -> Vec<Op> {
+    let f = |mb, chunk| Op {
+        backward: false,
+        mb,
+        chunk,
+    };
+    let b = |mb, chunk| Op {
+        backward: true,
+        mb,
+        chunk,
+    };
+    let mut out = Vec::with_capacity(2 * (m * v) as usize);
+    if schedule == Schedule::Gpipe {
+        out.extend((0..m).map(|i| f(i, 0)));
+        out.extend((0..m).map(|i| b(i, 0)));
+        return out;
+    }
+    // Megatron's order: micro-batches in groups of `pp`, each group through
+    // every chunk (forward up, backward down).
+    let group = if v > 1 { pp } else { m.max(1) };
+    let mut fs = Vec::with_capacity((m * v) as usize);
+    let mut bs = Vec::with_capacity((m * v) as usize);
+    let mut g = 0;
+    while g < m {
+        let end = (g + group).min(m);
+        for c in 0..v {
+            fs.extend((g..end).map(|i| f(i, c)));
+            bs.extend((g..end).map(|i| b(i, v - 1 - c)));
+        }
+        g = end;
+    }
+    let total = fs.len();
+    let warmup = if v > 1 {
+        ((pp - s - 1) * 2 + (v - 1) * pp) as usize
+    } else {
+        (pp - s - 1) as usize
+    }
+    .min(total);
+    out.extend_from_slice(&fs[..warmup]);
+    for i in 0..total - warmup {
+        out.push(fs[warmup + i]);
+        out.push(bs[i]);
+    }
+    out.extend_from_slice(&bs[total - warmup..]);
+    out
+}
+
+/// What pass `op` on stage `s` needs first, and whether it comes over a
+/// link from another stage.
+pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32) -> Option<(Pass, bool)> {
+    let pass = |stage, chunk, backward| Pass {
+        stage,
+        micro_batch: op.mb,
+        chunk,
+        backward,
+    };
+    if !op.backward {
+        if s > 0 {
+            Some((pass(s - 1, op.chunk, false), true))
+        } else if op.chunk > 0 {
+            Some((pass(pp - 1, op.chunk - 1, false), pp > 1))
+        } else {
+            None
+        }
+    } else if s + 1 < pp {
+        Some((pass(s + 1, op.chunk, true), true))
+    } else if op.chunk + 1 < v {
+        Some((pass(0, op.chunk + 1, true), pp > 1))
+    } else {
+        Some((pass(s, op.chunk, false), false))
+    }
+}
+
+/// The step laid out.
+pub(super) struct Run {
+    /// Per stage, per pass in its order: start, compute done, free.
+    pub(super) times: Vec<Vec<(f64, f64, f64)>>,
+    /// Per stage, its passes in order.
+    pub(super) orders: Vec<Vec<Op>>,
+}
+
+/// Simulates every stage: a pass starts when its stage is free and what
+/// it needs has arrived. `span(op)` is a pass's (compute done, free)
+/// offsets; `start[s]` when stage `s` can begin.
+fn simulate(
+    pp: u32,
+    v: u32,
+    m: u32,
+    schedule: Schedule,
+    send: f64,
+    span: &dyn Fn(u32, Op) -> (f64, f64),
+    start: &[f64],
+) -> Run {
+    let orders: Vec<Vec<Op>> = (0..pp).map(|s| order(schedule, pp, v, m, s)).collect();
+    let key = |p: &Pass| {
+        ((usize::from(p.backward) * v as usize + p.chunk as usize) * m as usize
+            + p.micro_batch as usize)
+            * pp as usize
+            + p.stage as usize
+    };
+    let mut done = vec![f64::NAN; 2 * (v * m * pp) as usize];
+    let mut times: Vec<Vec<(f64, f64, f64)>> =
+        orders.iter().map(|o| Vec::with_capacity(o.len())).collect();
+    let mut free: Vec<f64> = start.to_vec();
+    loop {
+        let mut progress = false;
+        for s in 0..pp as usize {
+            while times[s].len() < orders[s].len() {
+                let op = orders[s][times[s].len()];
+                let ready = match needs(op, s as u32, pp, v) {
+                    None => 0.0,
+                    Some((p, over_link)) => {
+                        let t = done[key(&p)];
+                        if t.is_nan() {
+                            break;
+                        }
+                        t + if over_link { send } else { 0.0 }
+                    }
+                };
+                let at = free[s].max(ready);
+                let (c, f) = span(s as u32, op);
+                times[s].push((at, at + c, at + f));
+                let me = Pass {
+                    stage: s as u32,
+                    micro_batch: op.mb,
+                    chunk: op.chunk,
+                    backward: op.backward,
+                };
+                done[key(&me)] = at + c;
+                free[s] = at + f;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    Run { times, orders }
+}
+
+/// Whether pass `op` carries sharded traffic under recipe `r` (traffic
+/// paid once per step runs before the first pass and after the last).
+pub(super) fn carries(r: &Recipe, _op: Op, _m: u32) -> bool {
+    r.sharded_every_pass
+}
+
+/// (compute done, free) offsets of `op` on a stage made by `r`.
+pub(super) fn span_of(r: &Recipe, op: Op, m: u32) -> (f64, f64) {
+    let mut sink = Sink {
+        out: None,
+        group: r.layers,
+    };
+    pass::lay_out(r, op, 0.0, carries(r, op, m), &mut sink)
+}
+
+/// The work before a stage's first pass (ZeRO-1's gather of the updated
+/// parameters): intervals from 0, and when the stage is free.
+pub(super) fn before(r: &Recipe, out: Option<&mut Vec<Interval>>) -> f64 {
+    let b = r.buckets_fwd;
+    let exposed = b.exposed.0 + r.once_fwd.0;
+    let stretch = b.stretch.0 + r.once_fwd.1;
+    if let Some(out) = out {
+        push(out, Stream::Data, Kind::AllGather, (0.0, exposed), None);
+        push(
+            out,
+            Stream::Compute,
+            Kind::Contention,
+            (exposed, exposed + stretch),
+            None,
+        );
+    }
+    exposed + stretch
+}
+
+/// The work after a stage's last pass: the compute slowed by bucketed
+/// traffic, what of the traffic shows, and the optimizer. Returns the end.
+pub(super) fn after(r: &Recipe, t: f64, out: Option<&mut Vec<Interval>>) -> f64 {
+    let b = r.buckets_bwd;
+    let (stretch, exposed) = (b.stretch.0 + r.once_bwd.1, b.exposed.0 + r.once_bwd.0);
+    let end = t + stretch + exposed + r.optimizer;
+    if let Some(out) = out {
+        let kind = if r.once_bwd.0 > 0.0 {
+            Kind::ReduceScatter
+        } else {
+            r.bucket_kind
+        };
+        push(
+            out,
+            Stream::Compute,
+            Kind::Contention,
+            (t, t + stretch),
+            None,
+        );
+        push(
+            out,
+            Stream::Data,
+            kind,
+            (t + stretch, t + stretch + exposed),
+            None,
+        );
+        push(
+            out,
+            Stream::Compute,
+            Kind::Optimizer,
+            (t + stretch + exposed, end),
+            None,
+        );
+    }
+    end
+}
+
+fn push(
+    out: &mut Vec<Interval>,
+    stream: Stream,
+    kind: Kind,
+    (a, b): (f64, f64),
+    mbs: Option<(u32, u32)>,
+) {
+    if b > a {
+        out.push(Interval {
+            stream,
+            kind,
+            start_s: a,
+            end_s: b,
+            micro_batches: mbs,
+            chunk: 0,
+            layers: None,
+            waits_for: None,
+        });
+    }
+}
+
+/// Lays out the step of `step`, whose pipeline holds `split` layers
+/// (earlier stages, last stage).
+pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
+    let cfg = &step.cfg;
+    let p = cfg.layout.parallel;
+    let pp = p.pp.max(1);
+    let v = if pp > 1 { step.v as u32 } else { 1 };
+    let m = cfg.micro_batches().max(1);
+    let schedule = p.schedule;
+    let last = Recipe::of(step, split.1, true);
+    let first = if pp > 1 {
+        Recipe::of(step, split.0, false)
+    } else {
+        last
+    };
+    let slowest_is_first = step.slowest(split).1;
+    let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+    let m_sim = if m > MAX_SIMULATED {
+        MAX_SIMULATED.div_ceil(pp) * pp
+    } else {
+        m
+    };
+    let span = |s: u32, op: Op| span_of(recipe(s), op, m_sim);
+    let send = if pp > 1 {
+        phases::pipeline_send(cfg, &step.shape, &step.links).0
+    } else {
+        0.0
+    };
+    let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
+    let run = simulate(pp, v, m_sim, schedule, send, &span, &starts);
+    // A long run of micro-batches: the steady state grows by what the
+    // missing ones take, at the pace the schedule settles into (measured
+    // between this run and one of half as many micro-batches).
+    let extra = if m > m_sim {
+        let half = (m_sim / 2).div_ceil(pp) * pp;
+        let short = simulate(pp, v, half, schedule, send, &span, &starts);
+        let end = |r: &Run| {
+            r.times
+                .iter()
+                .filter_map(|t| t.last())
+                .map(|t| t.2)
+                .fold(0.0, f64::max)
+        };
+        let period = (end(&run) - end(&short)) / f64::from(m_sim - half);
+        f64::from(m - m_sim) * period
+    } else {
+        0.0
+    };
+    let ops = run.orders.first().map_or(0, Vec::len) as u32;
+    let keep = (2 * pp * v + 8).min(ops.div_ceil(2));
+    let detailed_ops = (2 * keep).min(ops).max(1);
+    let per_pass = INTERVAL_BUDGET / detailed_ops;
+    let max_layers = split.0.max(split.1).max(1);
+    let groups = (per_pass / 6).clamp(1, max_layers);
+    let group = max_layers.div_ceil(groups);
+    let ctx = super::draw::Draw {
+        run: &run,
+        m,
+        m_sim,
+        keep,
+        group,
+        extra,
+        send,
+    };
+    let mut stages = Vec::new();
+    let mut step_s: f64 = 0.0;
+    for s in 0..pp {
+        let r = recipe(s);
+        let drawn = s == 0 || s + 1 == pp;
+        let mut intervals = Vec::new();
+        let end = ctx.stage(r, s, if drawn { Some(&mut intervals) } else { None });
+        step_s = step_s.max(end);
+        if drawn {
+            stages.push(StageTimeline {
+                stage: s,
+                layers: r.layers,
+                slowest: (s == 0) == (slowest_is_first || pp == 1),
+                intervals,
+                compute_s: 0.0,
+                host_s: 0.0,
+                exposed_comm_s: 0.0,
+                waiting_s: 0.0,
+            });
+        }
+    }
+    for st in &mut stages {
+        st.intervals.sort_by(|a, b| {
+            (a.stream as u8)
+                .cmp(&(b.stream as u8))
+                .then(a.start_s.total_cmp(&b.start_s))
+        });
+        measure(st, step_s);
+    }
+    Timeline {
+        step_s,
+        pp,
+        micro_batches: m,
+        chunks: v,
+        schedule,
+        layers_per_group: group,
+        detailed_passes: keep,
+        stages,
+    }
+}
