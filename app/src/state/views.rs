@@ -98,9 +98,10 @@ pub fn compute(c: &Controls) -> Views {
 #[must_use]
 pub fn sweep_nodes(current: u32) -> Vec<u32> {
     let mut v: Vec<u32> = (0..=8).map(|k| 1_u32 << k).collect();
-    if !v.contains(&current) {
-        v.push(current);
-        v.sort_unstable();
+    // Inserted in place: the list is sorted already, and a sort would
+    // compile a sorting routine into the site for ten numbers.
+    if let Err(at) = v.binary_search(&current) {
+        v.insert(at, current);
     }
     v
 }
