@@ -18,13 +18,15 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size firefox e2e budgets screenshot docs clean
+        fmt house clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size size-audit firefox e2e budgets screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
-	@echo "make test        install test tools, then fmt, clippy, cargo test, no_std build,"
+	@echo "make test        install test tools, then fmt, house rules, clippy, cargo test, no_std build,"
 	@echo "                 trunk build, size report, budgets and the browser tests"
 	@echo "make dist        trunk build --release into dist/"
+	@echo "make house       house rules: no function over 120 lines, no file over 600 without its reason"
+	@echo "make size-audit  where the wasm's bytes go, by function and crate (twiggy; docs/size.md)"
 	@echo "make budgets     repaint/load/memory/size budgets of dist/ in headless Chromium"
 	@echo "make screenshot  headless Chromium screenshot of dist/ into tests/out/page.png"
 	@echo "make fuzz        seeded random-scenario campaign: 10 million evaluations, searches, sweeps, mutated files"
@@ -51,10 +53,15 @@ serve: build-tools
 
 # Order matters (.NOTPARALLEL keeps it): cheap checks first, browser tests last,
 # so the run ends with the test runner's own summary line.
-test: test-tools fmt clippy clippy-wasm cargo-test fuzz-short nostd dist size budgets firefox e2e
+test: test-tools fmt house clippy clippy-wasm cargo-test fuzz-short nostd dist size budgets firefox e2e
 
 fmt:
 	cargo fmt --all --check
+
+# No function in core/src or app/src over 120 lines, no file over 600 lines
+# unless it says why in a `//! Long file:` line (scripts/house.py).
+house:
+	python3 scripts/house.py
 
 clippy:
 	cargo clippy --workspace --all-targets -- -D warnings
@@ -89,6 +96,11 @@ dist:
 
 size:
 	node tests/size-report.mjs
+
+# Where the wasm's bytes go, by function, dominator and crate (docs/size.md).
+# Not part of make test; needs twiggy (cargo install twiggy --locked).
+size-audit:
+	bash scripts/size-audit.sh
 
 # Repaint, load, memory and size budgets in headless Chromium (prints a table;
 # fails only when a budget is missed by a wide margin).

@@ -6,6 +6,9 @@
 #   scripts/setup.sh build-tools   wasm32 target, trunk, wasm-bindgen-cli
 #   scripts/setup.sh test-tools    build-tools + chromium/chromedriver + firefox-esr + npm ci in tests/
 #   scripts/setup.sh versions      print what is installed
+#
+# twiggy, which only `make size-audit` uses, is not installed here:
+# cargo install twiggy --locked (docs/size.md).
 set -euo pipefail
 
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -174,6 +177,9 @@ versions() {
   printf '%-14s %s\n' chromium "$("$CHROMIUM" --version 2>/dev/null | tail -n 1 || echo none)"
   printf '%-14s %s\n' firefox "$("$FIREFOX" --version 2>/dev/null || echo none)"
   printf '%-14s %s\n' node "$(node --version 2>/dev/null || echo none)"
+  local twiggy
+  twiggy="$(tool_version twiggy || true)"
+  printf '%-14s %s (make size-audit only)\n' twiggy "${twiggy:-none}"
 }
 
 case "${1:-}" in

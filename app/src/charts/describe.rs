@@ -38,132 +38,150 @@ fn ends(v: &Views) -> Option<(At<'_>, At<'_>)> {
 /// What `chart` shows for `v`, in words.
 #[must_use]
 pub fn describe(chart: Chart, v: &Views) -> String {
-    let none = || String::from("This setting cannot run, so the chart shows no point.");
-    match chart {
-        Chart::Throughput => ends(v).map_or_else(none, |((g0, a), (g1, b))| {
-            let ideal = a.tokens_per_s * f64::from(g1) / f64::from(g0.max(1));
-            format!(
-                "Global throughput {} from {} to {} between {} and {}, {} of linear scaling.",
-                trend(a.tokens_per_s, b.tokens_per_s),
-                format::si(a.tokens_per_s, "tokens/s"),
-                format::si(b.tokens_per_s, "tokens/s"),
-                format::count(g0, "GPUs"),
-                format::count(g1, "GPUs"),
-                format::pct(b.tokens_per_s / ideal.max(1e-30)),
-            )
-        }),
-        Chart::PerGpu => ends(v).map_or_else(none, |((g0, a), (g1, b))| {
-            format!(
-                "Per-GPU throughput {} from {} to {} between {} and {}; MFU from {} to {}.",
-                trend(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu),
-                format::si(a.tokens_per_s_per_gpu, ""),
-                format::si(b.tokens_per_s_per_gpu, "tokens/s"),
-                format::count(g0, "GPUs"),
-                format::count(g1, "GPUs"),
-                format::pct(a.mfu),
-                format::pct(b.mfu),
-            )
-        }),
-        Chart::Breakdown => report(&v.current).map_or_else(none, |r| {
-            let b = &r.breakdown;
-            let share = |x: f64| format::pct(x / r.step_time_s);
-            format!(
-                "At {} a step takes {}: compute {}, exposed communication {}, pipeline bubble {}, \
-                 with {} of communication hidden behind compute.",
-                format::count(r.gpus, "GPUs"),
-                format::duration(r.step_time_s),
-                share(b.compute().0),
-                share(b.comm_exposed().0),
-                share(b.bubble.0),
-                format::duration((b.comm_total() - b.comm_exposed()).0),
-            )
-        }),
-        Chart::Power => ends(v).map_or_else(none, |((g0, a), (g1, b))| {
-            format!(
-                "Power per GPU {} from {} to {} between {} and {}, while tokens per joule {} from \
-                 {} to {}.",
-                trend(a.power_w_per_gpu, b.power_w_per_gpu),
-                format::si(a.power_w_per_gpu, "W"),
-                format::si(b.power_w_per_gpu, "W"),
-                format::count(g0, "GPUs"),
-                format::count(g1, "GPUs"),
-                trend(a.tokens_per_joule, b.tokens_per_joule),
-                format::sig3(a.tokens_per_joule),
-                format::sig3(b.tokens_per_joule),
-            )
-        }),
-        Chart::Grid => {
-            let g = &v.grid;
-            let best = g
-                .cells
-                .iter()
-                .enumerate()
-                .filter_map(|(k, c)| match c {
-                    Cell::Ok(_, r) => Some((k, r)),
-                    _ => None,
-                })
-                .max_by(|a, b| {
-                    a.1.tokens_per_s_per_gpu
-                        .total_cmp(&b.1.tokens_per_s_per_gpu)
-                });
-            let blocked = g
-                .cells
-                .iter()
-                .filter(|c| !matches!(c, Cell::Ok(..)))
-                .count();
-            best.map_or_else(none, |(k, r)| {
-                let cols = g.tps.len().max(1);
-                format!(
-                    "The fastest of {} tensor x pipeline layouts is TP {} and PP {}, at {} per GPU; \
-                     {} cannot run.",
-                    g.cells.len(),
-                    g.tps.get(k % cols).copied().unwrap_or(1),
-                    g.pps.get(k / cols).copied().unwrap_or(1),
-                    format::si(r.tokens_per_s_per_gpu, "tokens/s"),
-                    blocked,
-                )
-            })
-        }
-        Chart::Generations => {
-            let parts: Vec<String> = v
-                .generations
-                .iter()
-                .map(|g| match report(&g.outcome) {
-                    Some(r) => format!("{} MFU {}", g.gpu.name, format::pct(r.mfu)),
-                    None => format!("{} cannot run", g.gpu.name),
-                })
-                .collect();
-            format!("On the same workload: {}.", parts.join("; "))
-        }
-        Chart::Collectives => match (v.collectives.first(), v.collectives.last()) {
-            (Some(a), Some(b)) => format!(
-                "Between {} and {} nodes, AllGather bus bandwidth {} from {:.0} to {:.0} GB/s and \
-                 AllReduce {} from {:.0} to {:.0} GB/s.",
-                a.nodes,
-                b.nodes,
-                trend(a.allgather, b.allgather),
-                a.allgather,
-                b.allgather,
-                trend(a.allreduce, b.allreduce),
-                a.allreduce,
-                b.allreduce,
-            ),
-            _ => none(),
-        },
-        Chart::Memory => match (v.memory.first(), v.memory.last()) {
-            (Some(a), Some(b)) => format!(
-                "Memory per GPU {} from {:.1} to {:.1} GiB as the FSDP group grows from {} to {}; \
-                 the GPU holds {:.0} GiB.",
-                trend(a.memory.total().0, b.memory.total().0),
-                a.memory.total().as_gib(),
-                b.memory.total().as_gib(),
-                format::count(a.group, "GPUs"),
-                format::count(b.group, "GPUs"),
-                v.hbm_gib,
-            ),
-            _ => none(),
-        },
-    }
+    let text = match chart {
+        Chart::Throughput => throughput(v),
+        Chart::PerGpu => per_gpu(v),
+        Chart::Breakdown => breakdown(v),
+        Chart::Power => power(v),
+        Chart::Grid => grid(v),
+        Chart::Generations => Some(generations(v)),
+        Chart::Collectives => collectives(v),
+        Chart::Memory => memory(v),
+    };
+    text.unwrap_or_else(|| String::from("This setting cannot run, so the chart shows no point."))
+}
+
+fn throughput(v: &Views) -> Option<String> {
+    let ((g0, a), (g1, b)) = ends(v)?;
+    let ideal = a.tokens_per_s * f64::from(g1) / f64::from(g0.max(1));
+    Some(format!(
+        "Global throughput {} from {} to {} between {} and {}, {} of linear scaling.",
+        trend(a.tokens_per_s, b.tokens_per_s),
+        format::si(a.tokens_per_s, "tokens/s"),
+        format::si(b.tokens_per_s, "tokens/s"),
+        format::count(g0, "GPUs"),
+        format::count(g1, "GPUs"),
+        format::pct(b.tokens_per_s / ideal.max(1e-30)),
+    ))
+}
+
+fn per_gpu(v: &Views) -> Option<String> {
+    let ((g0, a), (g1, b)) = ends(v)?;
+    Some(format!(
+        "Per-GPU throughput {} from {} to {} between {} and {}; MFU from {} to {}.",
+        trend(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu),
+        format::si(a.tokens_per_s_per_gpu, ""),
+        format::si(b.tokens_per_s_per_gpu, "tokens/s"),
+        format::count(g0, "GPUs"),
+        format::count(g1, "GPUs"),
+        format::pct(a.mfu),
+        format::pct(b.mfu),
+    ))
+}
+
+fn breakdown(v: &Views) -> Option<String> {
+    let r = report(&v.current)?;
+    let b = &r.breakdown;
+    let share = |x: f64| format::pct(x / r.step_time_s);
+    Some(format!(
+        "At {} a step takes {}: compute {}, exposed communication {}, pipeline bubble {}, \
+         with {} of communication hidden behind compute.",
+        format::count(r.gpus, "GPUs"),
+        format::duration(r.step_time_s),
+        share(b.compute().0),
+        share(b.comm_exposed().0),
+        share(b.bubble.0),
+        format::duration((b.comm_total() - b.comm_exposed()).0),
+    ))
+}
+
+fn power(v: &Views) -> Option<String> {
+    let ((g0, a), (g1, b)) = ends(v)?;
+    Some(format!(
+        "Power per GPU {} from {} to {} between {} and {}, while tokens per joule {} from \
+         {} to {}.",
+        trend(a.power_w_per_gpu, b.power_w_per_gpu),
+        format::si(a.power_w_per_gpu, "W"),
+        format::si(b.power_w_per_gpu, "W"),
+        format::count(g0, "GPUs"),
+        format::count(g1, "GPUs"),
+        trend(a.tokens_per_joule, b.tokens_per_joule),
+        format::sig3(a.tokens_per_joule),
+        format::sig3(b.tokens_per_joule),
+    ))
+}
+
+fn grid(v: &Views) -> Option<String> {
+    let g = &v.grid;
+    let (k, r) = g
+        .cells
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| match c {
+            Cell::Ok(_, r) => Some((k, r)),
+            _ => None,
+        })
+        .max_by(|a, b| {
+            a.1.tokens_per_s_per_gpu
+                .total_cmp(&b.1.tokens_per_s_per_gpu)
+        })?;
+    let blocked = g
+        .cells
+        .iter()
+        .filter(|c| !matches!(c, Cell::Ok(..)))
+        .count();
+    let cols = g.tps.len().max(1);
+    Some(format!(
+        "The fastest of {} tensor x pipeline layouts is TP {} and PP {}, at {} per GPU; \
+         {} cannot run.",
+        g.cells.len(),
+        g.tps.get(k % cols).copied().unwrap_or(1),
+        g.pps.get(k / cols).copied().unwrap_or(1),
+        format::si(r.tokens_per_s_per_gpu, "tokens/s"),
+        blocked,
+    ))
+}
+
+fn generations(v: &Views) -> String {
+    let parts: Vec<String> = v
+        .generations
+        .iter()
+        .map(|g| match report(&g.outcome) {
+            Some(r) => format!("{} MFU {}", g.gpu.name, format::pct(r.mfu)),
+            None => format!("{} cannot run", g.gpu.name),
+        })
+        .collect();
+    format!("On the same workload: {}.", parts.join("; "))
+}
+
+fn collectives(v: &Views) -> Option<String> {
+    let (a, b) = (v.collectives.first()?, v.collectives.last()?);
+    Some(format!(
+        "Between {} and {} nodes, AllGather bus bandwidth {} from {:.0} to {:.0} GB/s and \
+         AllReduce {} from {:.0} to {:.0} GB/s.",
+        a.nodes,
+        b.nodes,
+        trend(a.allgather, b.allgather),
+        a.allgather,
+        b.allgather,
+        trend(a.allreduce, b.allreduce),
+        a.allreduce,
+        b.allreduce,
+    ))
+}
+
+fn memory(v: &Views) -> Option<String> {
+    let (a, b) = (v.memory.first()?, v.memory.last()?);
+    Some(format!(
+        "Memory per GPU {} from {:.1} to {:.1} GiB as the FSDP group grows from {} to {}; \
+         the GPU holds {:.0} GiB.",
+        trend(a.memory.total().0, b.memory.total().0),
+        a.memory.total().as_gib(),
+        b.memory.total().as_gib(),
+        format::count(a.group, "GPUs"),
+        format::count(b.group, "GPUs"),
+        v.hbm_gib,
+    ))
 }
 
 #[cfg(test)]

@@ -285,6 +285,12 @@ struct Side {
     tick: fn(f64) -> String,
 }
 
+/// The right axis's marker, a triangle, as pixel offsets from its point:
+/// the corners plotters' `TriangleMarker` of size 5 draws. `TriangleMarker`
+/// finds them with sine and cosine, which would bring the trigonometric
+/// functions into the site for three fixed angles.
+const TRIANGLE: [(i32, i32); 3] = [(0, -5), (-4, 3), (5, 3)];
+
 /// A chart against GPUs with a left and a right axis, markers on both lines,
 /// the current point ringed, invalid points crossed, and an optional
 /// horizontal grey line at a value of the left axis.
@@ -347,7 +353,9 @@ fn dual_axis<DB: DrawingBackend>(
         let a = (*gx, (left.value)(r));
         chart.draw_series(core::iter::once(Circle::new(a, 4, lc.filled())))?;
         let b = (*gx, (right.value)(r));
-        chart.draw_secondary_series(core::iter::once(TriangleMarker::new(b, 5, rc.filled())))?;
+        chart.draw_secondary_series(core::iter::once(
+            EmptyElement::at(b) + Polygon::new(TRIANGLE.to_vec(), rc.filled()),
+        ))?;
         let text = point_text(*gp, r, l);
         let (x, y) = chart.backend_coord(&a);
         hits.push(Hit {

@@ -134,8 +134,10 @@ pub mod palette {
     pub const GREY: RGBColor = RGBColor(140, 146, 153);
 }
 
-/// Font of titles inside charts, axis descriptions and labels.
-pub(crate) const FONT: &str = "sans-serif";
+/// Font of titles inside charts, axis descriptions and labels. Named by
+/// plotters' enum, not the string `"sans-serif"`: a string is lower-cased
+/// on every use, which brings Unicode's case tables into the site.
+pub(crate) const FONT: FontFamily<'static> = FontFamily::SansSerif;
 
 /// Draws `chart` for `views` on `root`.
 ///

@@ -138,15 +138,20 @@ fn data_table(painter: Painter, chart: Chart, data_open: RwSignal<Vec<bool>>) ->
 /// A download button: `kind` is `png`, `svg` or `csv`.
 fn export_button(painter: Painter, chart: Chart, kind: &'static str) -> impl IntoView {
     let on_click = move |_| download(painter, chart, kind);
+    // ASCII only: `str::to_uppercase` would bring Unicode's case tables
+    // into the site for three fixed names.
+    let label = kind.to_ascii_uppercase();
+    let aria_label = format!("Download {} as {label}", chart.title());
+    let title = format!("Download as {label}");
     view! {
         <button
             type="button"
             class="export"
             data-testid=format!("export-{}-{kind}", chart.id())
-            aria-label=format!("Download {} as {}", chart.title(), kind.to_uppercase())
-            title=format!("Download as {}", kind.to_uppercase())
+            aria-label=aria_label
+            title=title
             on:click=on_click
-        >{kind.to_uppercase()}</button>
+        >{label}</button>
     }
 }
 

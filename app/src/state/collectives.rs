@@ -1,0 +1,47 @@
+//! Bus bandwidth of AllGather and AllReduce against the node count, on the
+//! links the step model uses.
+
+use super::{sweep_nodes, Controls};
+use scalescope_core::collective::{self, Collective, Group};
+use scalescope_core::units::Bytes;
+
+/// Message size of the collective bandwidth chart (nccl-tests' 1 GB point).
+pub const COLLECTIVE_MESSAGE: Bytes = Bytes::mb(1024.0);
+
+/// Bus bandwidth of the two collectives at one node count.
+#[derive(Clone, Copy, Debug)]
+pub struct BusBandwidth {
+    /// Nodes.
+    pub nodes: u32,
+    /// Ring AllGather bus bandwidth, GB/s.
+    pub allgather: f64,
+    /// AllReduce (NCCL's faster of ring and tree) bus bandwidth, GB/s.
+    pub allreduce: f64,
+}
+
+/// Bus bandwidth of both collectives at every node count of the sweep (none
+/// when the setting's hardware does not resolve).
+pub(super) fn collectives(c: &Controls) -> Vec<BusBandwidth> {
+    let gpn = c.gpus_per_node();
+    let Ok(cfg) = c.scenario_at(1, c.gpu).resolve() else {
+        return Vec::new();
+    };
+    // The links the step model uses, with its at-scale ring step factor.
+    let links = scalescope_core::evaluate::links(&cfg);
+    sweep_nodes(c.nodes)
+        .into_iter()
+        .map(|n| {
+            let g = Group::new(n.saturating_mul(gpn), gpn);
+            let bw = |op| {
+                collective::time(op, COLLECTIVE_MESSAGE, g, &links)
+                    .bus_bandwidth
+                    .as_gb_s()
+            };
+            BusBandwidth {
+                nodes: n,
+                allgather: bw(Collective::AllGather),
+                allreduce: bw(Collective::AllReduce),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,260 @@
+//! What the control panel holds ([`Controls`]), with the paper's Figure 3
+//! setting as the default, the limits typed fields and links share, and the
+//! scenario the controls describe at a node count.
+
+use scalescope_core::hardware::{gpu_by_id, Gpu};
+use scalescope_core::model::{Mlp, Model, PRESETS};
+use scalescope_core::scenario::{
+    DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
+};
+use scalescope_core::search::SearchSpace;
+use scalescope_core::stack::{Stack, StackId};
+
+/// Largest node count the slider reaches (2048 GPUs); more can be typed.
+pub const SLIDER_MAX_NODES: u32 = 256;
+/// Largest node count accepted at all.
+pub const MAX_NODES: u32 = 16_384;
+/// Context length range of the slider (both powers of two).
+pub const SEQ_RANGE: (u32, u32) = (512, 131_072);
+/// The parallel degrees the degree controls offer.
+pub const DEGREES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+/// Largest hardware what-if, in its field's unit, for typed fields and
+/// links alike.
+pub const MAX_WHAT_IF: f64 = 1e6;
+
+/// Largest custom-model dimensions, for typed fields and links alike.
+pub mod custom_max {
+    /// Layers.
+    pub const LAYERS: u32 = 1024;
+    /// Hidden width.
+    pub const HIDDEN: u32 = 1 << 17;
+    /// Attention heads (and key/value heads).
+    pub const HEADS: u32 = 1024;
+    /// MLP width.
+    pub const FFN: u32 = 1 << 19;
+    /// Vocabulary.
+    pub const VOCAB: u32 = 1 << 22;
+}
+
+/// How the batch follows the GPU count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scaling {
+    /// Fixed sequences per GPU: the global batch grows with the GPUs.
+    Weak,
+    /// Fixed global batch: each GPU gets less as GPUs are added.
+    Strong,
+}
+
+/// Hardware what-ifs; `None` keeps the GPU's datasheet value.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// Peak dense bf16 TFLOP/s.
+    pub peak_tflops: Option<f64>,
+    /// HBM bandwidth, GB/s.
+    pub hbm_gb_per_s: Option<f64>,
+    /// NVLink per GPU, GB/s (both directions, as quoted).
+    pub nvlink_gb_per_s: Option<f64>,
+    /// Network line rate per GPU, Gb/s.
+    pub network_gbps_per_gpu: Option<f64>,
+    /// GPUs per node.
+    pub gpus_per_node: Option<u32>,
+    /// Bus bandwidth per GPU of data-parallel traffic under compute, GB/s.
+    pub dp_overlap_gb_per_s: Option<f64>,
+}
+
+/// Everything the control panel holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Controls {
+    /// GPU id (see [`GPUS`](scalescope_core::hardware::GPUS)).
+    pub gpu: &'static str,
+    /// Nodes.
+    pub nodes: u32,
+    /// Preset id, or `custom` for [`Controls::custom`].
+    pub model: &'static str,
+    /// The custom model's shape.
+    pub custom: Model,
+    /// Context length in tokens.
+    pub seq_len: u32,
+    /// Tensor-parallel degree.
+    pub tp: u32,
+    /// Pipeline-parallel degree.
+    pub pp: u32,
+    /// Context-parallel degree.
+    pub cp: u32,
+    /// Data-parallel flavour.
+    pub dp: DataParallel,
+    /// Sequence parallelism with TP.
+    pub sp: bool,
+    /// Pipeline schedule.
+    pub schedule: Schedule,
+    /// Weak or strong scaling.
+    pub scaling: Scaling,
+    /// Weak scaling: sequences per GPU.
+    pub local_batch: u32,
+    /// Strong scaling: sequences per step.
+    pub global_batch: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    /// Activation recomputation.
+    pub recompute: Recompute,
+    /// Matmul precision.
+    pub precision: Precision,
+    /// The software stack that runs the step.
+    pub stack: StackId,
+    /// Use the best layout at every point instead of the chosen one.
+    pub best: bool,
+    /// Hardware what-ifs.
+    pub overrides: Overrides,
+}
+
+impl Default for Controls {
+    /// The paper's Figure 3 setting: Llama-2 7B, FSDP, two sequences of
+    /// 4096 tokens per GPU, on 32 DGX H100 nodes.
+    fn default() -> Self {
+        Self {
+            gpu: "h100-sxm5-80gb",
+            nodes: 32,
+            model: "llama2-7b",
+            custom: Model {
+                layers: 24,
+                hidden: 2048,
+                heads: 16,
+                kv_heads: 16,
+                ffn: 5504,
+                vocab: 32_000,
+                mlp: Mlp::Swiglu,
+            },
+            seq_len: 4096,
+            tp: 1,
+            pp: 1,
+            cp: 1,
+            dp: DataParallel::Fsdp,
+            sp: true,
+            schedule: Schedule::OneFOneB,
+            scaling: Scaling::Weak,
+            local_batch: 2,
+            global_batch: 512,
+            micro_batch: 2,
+            recompute: Recompute::None,
+            precision: Precision::Bf16,
+            stack: StackId::Paper,
+            best: false,
+            overrides: Overrides::default(),
+        }
+    }
+}
+
+/// The GPU the controls name (H100 if the id is unknown).
+#[must_use]
+pub fn gpu_of(c: &Controls) -> Gpu {
+    gpu_by_id(c.gpu).unwrap_or(scalescope_core::hardware::H100)
+}
+
+/// The model the controls name.
+#[must_use]
+pub fn model_of(c: &Controls) -> Model {
+    PRESETS
+        .iter()
+        .find(|p| p.id == c.model)
+        .map_or(c.custom, |p| p.model)
+}
+
+impl Controls {
+    /// GPUs per node after overrides.
+    #[must_use]
+    pub fn gpus_per_node(&self) -> u32 {
+        self.overrides
+            .gpus_per_node
+            .unwrap_or_else(|| gpu_of(self).gpus_per_node)
+            .max(1)
+    }
+
+    /// Global batch at `nodes` nodes.
+    #[must_use]
+    pub fn global_batch_at(&self, nodes: u32) -> u32 {
+        match self.scaling {
+            Scaling::Strong => self.global_batch,
+            Scaling::Weak => {
+                let gpus = u64::from(nodes) * u64::from(self.gpus_per_node());
+                u32::try_from(u64::from(self.local_batch) * gpus).unwrap_or(u32::MAX)
+            }
+        }
+    }
+
+    /// The scenario file these controls describe, at `nodes` nodes.
+    #[must_use]
+    pub fn scenario_at(&self, nodes: u32, gpu: &'static str) -> Scenario {
+        let o = self.overrides;
+        Scenario {
+            hardware: HardwareSpec {
+                gpu: gpu.into(),
+                nodes,
+                gpus_per_node: o.gpus_per_node,
+                inter_node_gbps_per_gpu: o.network_gbps_per_gpu,
+                peak_tflops: o.peak_tflops,
+                hbm_gib: None,
+                hbm_gb_per_s: o.hbm_gb_per_s,
+                nvlink_gb_per_s: o.nvlink_gb_per_s,
+                dp_overlap_gb_per_s: o.dp_overlap_gb_per_s,
+            },
+            model: if PRESETS.iter().any(|p| p.id == self.model) {
+                ModelSpec::Preset(self.model.into())
+            } else {
+                ModelSpec::Custom(self.custom)
+            },
+            seq_len: self.seq_len,
+            global_batch: self.global_batch_at(nodes),
+            micro_batch: self.micro_batch,
+            parallel: Parallel {
+                dp: self.dp,
+                tp: self.tp,
+                pp: self.pp,
+                cp: self.cp,
+                sp: self.sequence_parallel(),
+                schedule: self.schedule,
+                virtual_stages: if self.schedule == Schedule::Interleaved {
+                    2
+                } else {
+                    1
+                },
+            },
+            recompute: self.recompute,
+            precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {
+                Precision::Fp16
+            } else {
+                self.precision
+            },
+            stack: self.stack,
+        }
+    }
+
+    /// Whether sequence parallelism runs: the switch is on, TP splits the
+    /// layer, and the stack has it (the paper's does not, so the switch
+    /// waits until a stack that has it is chosen).
+    #[must_use]
+    pub fn sequence_parallel(&self) -> bool {
+        self.sp && self.tp > 1 && Stack::of(self.stack).sequence_parallel
+    }
+
+    /// The search space of the best-layout switch.
+    #[must_use]
+    pub fn space(&self) -> SearchSpace {
+        SearchSpace::explorer(self.dp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_scaling_grows_the_batch_and_strong_keeps_it() {
+        let mut c = Controls::default();
+        assert_eq!(c.global_batch_at(1), 16);
+        assert_eq!(c.global_batch_at(256), 4096);
+        c.scaling = Scaling::Strong;
+        c.global_batch = 32;
+        assert_eq!(c.global_batch_at(1), 32);
+        assert_eq!(c.global_batch_at(256), 32);
+    }
+}

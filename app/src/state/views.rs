@@ -1,0 +1,192 @@
+//! Everything the charts and readouts show ([`Views`]), computed from the
+//! controls: the sweep over node counts and the GPU generations here, the
+//! grid, collectives and memory in their own files.
+
+use super::collectives::collectives;
+use super::grid::grid;
+use super::memory::memory_points;
+use super::{evaluate_at, gpu_of, BusBandwidth, Controls, Grid, MemoryPoint, Outcome};
+use scalescope_core::hardware::{Gpu, GPUS};
+
+/// One point of the scaling sweep.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// Nodes.
+    pub nodes: u32,
+    /// GPUs.
+    pub gpus: u32,
+    /// Global batch in sequences.
+    pub global_batch: u32,
+    /// What was evaluated.
+    pub outcome: Outcome,
+}
+
+/// One bar of the generations chart.
+#[derive(Clone, Debug)]
+pub struct Generation {
+    /// The GPU.
+    pub gpu: Gpu,
+    /// Its evaluation on the same workload and node count.
+    pub outcome: Outcome,
+}
+
+/// Everything the charts and readouts show, computed from [`Controls`].
+#[derive(Clone, Debug)]
+pub struct Views {
+    /// The controls these views were computed from.
+    pub controls: Controls,
+    /// Scaling sweep across node counts.
+    pub points: Vec<Point>,
+    /// The current node count's point.
+    pub current: Outcome,
+    /// TP x PP grid at the current node count.
+    pub grid: Grid,
+    /// Each GPU generation on the same workload.
+    pub generations: Vec<Generation>,
+    /// Collective bus bandwidth against nodes.
+    pub collectives: Vec<BusBandwidth>,
+    /// Memory per GPU against FSDP group size, with the HBM capacity.
+    pub memory: Vec<MemoryPoint>,
+    /// HBM capacity per GPU, GiB.
+    pub hbm_gib: f64,
+}
+
+/// Computes every view from the controls.
+#[must_use]
+pub fn compute(c: &Controls) -> Views {
+    let points: Vec<Point> = sweep_nodes(c.nodes)
+        .into_iter()
+        .map(|n| Point {
+            nodes: n,
+            gpus: n.saturating_mul(c.gpus_per_node()),
+            global_batch: c.global_batch_at(n),
+            outcome: evaluate_at(c, n, c.gpu),
+        })
+        .collect();
+    let current = points
+        .iter()
+        .find(|p| p.nodes == c.nodes)
+        .map_or_else(|| evaluate_at(c, c.nodes, c.gpu), |p| p.outcome.clone());
+    let generations = GPUS
+        .iter()
+        .map(|g| Generation {
+            gpu: *g,
+            outcome: if g.id == c.gpu {
+                current.clone()
+            } else {
+                evaluate_at(c, c.nodes, g.id)
+            },
+        })
+        .collect();
+    let grid = grid(c);
+    let collectives = collectives(c);
+    let memory = memory_points(c, &current);
+    Views {
+        controls: c.clone(),
+        points,
+        current,
+        grid,
+        generations,
+        collectives,
+        memory,
+        hbm_gib: gpu_of(c).hbm.as_gib(),
+    }
+}
+
+/// The node counts every sweep visits: powers of two up to the slider's
+/// end, plus the current count wherever it falls.
+#[must_use]
+pub fn sweep_nodes(current: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..=8).map(|k| 1_u32 << k).collect();
+    // Inserted in place: the list is sorted already, and a sort would
+    // compile a sorting routine into the site for ten numbers.
+    if let Err(at) = v.binary_search(&current) {
+        v.insert(at, current);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Cell, Scaling};
+
+    #[test]
+    fn default_point_is_valid_and_every_view_is_filled() {
+        let v = compute(&Controls::default());
+        let (_, r) = v.current.as_ref().expect("the default setting evaluates");
+        assert!(r.mfu > 0.2 && r.mfu < 0.7);
+        assert_eq!(v.points.len(), 9);
+        assert!(v.points.iter().all(|p| p.outcome.is_ok()));
+        assert_eq!(v.generations.len(), GPUS.len());
+        assert_eq!(v.grid.cells.len(), 25);
+        assert!(matches!(v.grid.cells[0], Cell::Ok(..)));
+        assert_eq!(v.collectives.len(), 9);
+        assert!(v.memory.len() >= 7);
+    }
+
+    #[test]
+    fn an_impossible_layout_names_what_to_change() {
+        let c = Controls {
+            tp: 64,
+            ..Controls::default()
+        };
+        let v = compute(&c);
+        let msg = v.current.expect_err("TP 64 does not divide 32 heads");
+        assert!(msg.contains("tensor parallel 64"), "{msg}");
+        // The rest of the page still has something to draw.
+        assert!(v.collectives.len() == 9 && !v.memory.is_empty());
+        assert!(v.grid.cells.iter().any(|c| matches!(c, Cell::Ok(..))));
+    }
+
+    #[test]
+    fn strong_scaling_beyond_the_batch_is_invalid_with_a_reason() {
+        let c = Controls {
+            scaling: Scaling::Strong,
+            global_batch: 32,
+            micro_batch: 1,
+            ..Controls::default()
+        };
+        let v = compute(&c);
+        let at_256 = v.points.iter().find(|p| p.nodes == 256).expect("swept");
+        let msg = at_256
+            .outcome
+            .as_ref()
+            .expect_err("32 sequences on 2048 GPUs");
+        assert!(msg.contains("global batch 32"), "{msg}");
+        let at_4 = v.points.iter().find(|p| p.nodes == 4).expect("swept");
+        assert!(at_4.outcome.is_ok());
+    }
+
+    #[test]
+    fn best_layout_is_at_least_as_fast_as_the_chosen_one() {
+        let chosen = Controls::default();
+        let best = Controls {
+            best: true,
+            ..Controls::default()
+        };
+        let (_, a) = compute(&chosen).current.expect("valid");
+        let v = compute(&best);
+        let (layout, b) = v.current.expect("a layout fits");
+        assert!(b.tokens_per_s >= a.tokens_per_s * 0.999);
+        assert!(layout.parallel.tp * layout.parallel.pp * layout.parallel.cp >= 1);
+        // The grid's best cell is the point's layout.
+        let top = v
+            .grid
+            .cells
+            .iter()
+            .filter_map(|c| match c {
+                Cell::Ok(_, r) => Some(r.tokens_per_s),
+                _ => None,
+            })
+            .fold(0.0, f64::max);
+        assert!((top - b.tokens_per_s).abs() <= b.tokens_per_s * 1e-9);
+    }
+
+    #[test]
+    fn typed_node_counts_join_the_sweep() {
+        assert_eq!(sweep_nodes(24), vec![1, 2, 4, 8, 16, 24, 32, 64, 128, 256]);
+        assert_eq!(sweep_nodes(1024).last(), Some(&1024));
+        assert_eq!(sweep_nodes(32).len(), 9);
+    }
+}
