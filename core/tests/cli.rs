@@ -85,3 +85,23 @@ fn the_stack_flag_runs_the_file_under_another_stack() {
     let out = scalescope(&["eval", "-", "--stack", "deepspeed"], SCENARIO);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--stack deepspeed"));
 }
+
+#[test]
+fn the_timeline_prints_as_json_and_as_a_chrome_trace() {
+    let out = scalescope(&["timeline", "-"], SCENARIO);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(t["step_s"].as_f64().unwrap() > 0.0);
+    assert!(!t["stages"][0]["intervals"].as_array().unwrap().is_empty());
+    let out = scalescope(&["timeline", "-", "--format", "trace"], SCENARIO);
+    assert!(out.status.success());
+    let trace: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(trace["traceEvents"].as_array().unwrap().len() > 10);
+    let out = scalescope(&["timeline", "-", "--format", "svg"], SCENARIO);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use json or trace"));
+}

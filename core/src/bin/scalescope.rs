@@ -7,6 +7,7 @@ use scalescope_core::evaluate::evaluate;
 use scalescope_core::findings;
 use scalescope_core::scenario::{Config, Scenario};
 use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
+use scalescope_core::timeline;
 use scalescope_core::validation;
 use std::io::Read;
 use std::process::ExitCode;
@@ -17,8 +18,11 @@ const USAGE: &str = "usage:
   scalescope sweep FILE --nodes 1,2,4  CSV, one row per node count
         [--scaling weak|strong] [--best]
   scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
-  eval, sweep and search take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan
+  eval, sweep, search and timeline take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan
         to run the file's setting under another software stack
+  scalescope timeline FILE [--format json|trace]
+                                       the step as intervals on each stream; trace is
+                                       Chrome's trace event format (opens in Perfetto)
   scalescope findings                  the paper's findings F1-F14, paper vs model
   scalescope validate                  published training runs, measured vs model
   scalescope calibration               every calibrated constant and its source
@@ -174,6 +178,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("eval") => eval(args),
         Some("sweep") => sweep_csv(args),
         Some("search") => search_json(args),
+        Some("timeline") => timeline_json(args),
         Some("validate") => {
             validate();
             Ok(())
@@ -202,6 +207,20 @@ fn eval(args: &[String]) -> Result<(), String> {
         "{}",
         serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
     );
+    Ok(())
+}
+
+/// `timeline`: the step's intervals as JSON, or as Chrome trace events.
+fn timeline_json(args: &[String]) -> Result<(), String> {
+    let cfg = load_with_stack(args)?;
+    let t = timeline::timeline(&cfg).map_err(|e| e.to_string())?;
+    let text = match flag(args, "--format").unwrap_or("json") {
+        "json" => serde_json::to_string_pretty(&t),
+        "trace" => serde_json::to_string(&timeline::trace::trace(&t)),
+        other => return Err(format!("--format {other}: use json or trace")),
+    }
+    .map_err(|e| e.to_string())?;
+    outln!("{text}");
     Ok(())
 }
 
@@ -401,5 +420,30 @@ fn bench() {
         result.out_of_memory,
         best.unwrap_or_default()
     );
+    bench_timeline();
     std::hint::black_box(sink);
+}
+
+/// The timeline of Llama-2 70B on 2048 H100s with PP 8 and 16 micro-batches.
+fn bench_timeline() {
+    let mut cfg = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 4096, 1);
+    cfg.layout.parallel.tp = 8;
+    cfg.layout.parallel.pp = 8;
+    cfg.layout.micro_batch = 1;
+    cfg.global_batch = 16 * cfg.dp();
+    let mut times = Vec::new();
+    let mut intervals = 0;
+    for _ in 0..200 {
+        let t = Instant::now();
+        if let Ok(tl) = timeline::timeline(&cfg) {
+            intervals = tl.intervals().count();
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    outln!(
+        "timeline Llama-2 70B on 2048 H100 (TP 8, PP 8, 16 micro-batches): median {:.3} ms, p95 {:.3} ms, {intervals} intervals",
+        times[times.len() / 2] * 1e3,
+        times[times.len() * 95 / 100] * 1e3
+    );
 }
