@@ -21,6 +21,9 @@ pub struct Stop {
     pub text: &'static str,
     /// What to try from here.
     pub try_this: &'static str,
+    /// What to look at in the step's timeline, where it shows the finding
+    /// (the timeline card is highlighted too).
+    pub timeline: Option<&'static str>,
     /// Sets the controls to the figure's setting, from the defaults.
     setup: fn(&mut Controls),
 }
@@ -48,6 +51,7 @@ pub const STOPS: [Stop; 14] = [
                no longer hides behind compute. Per-GPU throughput falls while power per GPU \
                barely moves, so tokens per joule fall too.",
         try_this: "Drag Nodes and watch MFU and the power chart.",
+        timeline: None,
         setup: |c| c.nodes = 256,
     },
     Stop {
@@ -59,6 +63,7 @@ pub const STOPS: [Stop; 14] = [
                latency term dominates and the bus bandwidth falls. NCCL's tree AllReduce needs \
                only about log2 N steps, so it keeps its bandwidth.",
         try_this: "Change the GPU: the collapse starts earlier where NVLink and InfiniBand are faster.",
+        timeline: None,
         setup: |c| c.nodes = 64,
     },
     Stop {
@@ -70,6 +75,7 @@ pub const STOPS: [Stop; 14] = [
                take longer as the ring grows, and the part that compute cannot hide is the \
                exposed communication on top.",
         try_this: "Hover a bar for its exact split; compare the hidden communication on the right.",
+        timeline: Some("In the timeline, the red data-parallel row: each layer's AllGather runs under the previous layer's compute, and at 2,048 GPUs it outlasts it, so red exposed ticks appear between the blue compute blocks."),
         setup: |c| c.nodes = 256,
     },
     Stop {
@@ -81,6 +87,7 @@ pub const STOPS: [Stop; 14] = [
                parallelism. The kernels shrink while the communication per step does not, so \
                even the best layout's MFU falls.",
         try_this: "Switch the best-layout search off to see a fixed layout run out of work.",
+        timeline: Some("In the timeline, the blue compute blocks are thin: each GPU has a sliver of the batch, and the tensor-parallel collectives (purple) between them take as long as the work."),
         setup: |c| {
             c.scaling = Scaling::Strong;
             c.global_batch = 32;
@@ -96,6 +103,7 @@ pub const STOPS: [Stop; 14] = [
                spans fewer GPUs and moves less. Small degrees stay inside one 8-GPU node on \
                NVLink; large ones pay for crossing nodes and for smaller kernels.",
         try_this: "Set Tensor parallel degree back to 1 for FSDP-only; try local batch 1 or 256 nodes, where more layouts beat it.",
+        timeline: None,
         setup: |c| c.tp = 2,
     },
     Stop {
@@ -107,6 +115,7 @@ pub const STOPS: [Stop; 14] = [
                about a tenth of NVLink's bandwidth, and exposed communication jumps. The paper \
                measured the best layout at 59.67% MFU on A100 and 40.77% on H100.",
         try_this: "Switch GPU between A100 80 GB and H100 and compare the grids.",
+        timeline: None,
         setup: |c| c.gpu = "a100-sxm4-80gb",
     },
     Stop {
@@ -118,6 +127,7 @@ pub const STOPS: [Stop; 14] = [
                collectives take almost as long, so a larger share of the step is waiting on \
                communication and MFU falls.",
         try_this: "Use the hardware what-ifs to give H100 more NVLink or InfiniBand bandwidth.",
+        timeline: None,
         setup: |c| c.best = true,
     },
     Stop {
@@ -129,6 +139,7 @@ pub const STOPS: [Stop; 14] = [
                best layouts, total and exposed communication grow with model size, and model \
                parallelism keeps the exposed part down.",
         try_this: "Step the model from Llama-2 1B to 70B and watch the exposed share.",
+        timeline: None,
         setup: |c| {
             c.model = "llama2-70b";
             c.best = true;
@@ -143,6 +154,7 @@ pub const STOPS: [Stop; 14] = [
                hide the FSDP collectives behind, so exposed communication falls and MFU and \
                tokens per joule rise. This stop starts at 1024 tokens.",
         try_this: "Drag Context length up to 8192 and watch the exposed bars shrink.",
+        timeline: Some("In the timeline, drag Context length up: the blue blocks widen while the gathers under them keep their length, and the red exposed ticks shrink."),
         setup: |c| {
             c.seq_len = 1024;
             c.local_batch = 1;
@@ -158,6 +170,7 @@ pub const STOPS: [Stop; 14] = [
                of the GPUs, its collectives move a quarter of the weights, and throughput at \
                2048 GPUs rises by about half for a little more power.",
         try_this: "Set Tensor parallel degree back to 1 and compare the curves.",
+        timeline: None,
         setup: |c| {
             c.nodes = 256;
             c.tp = 4;
@@ -171,6 +184,7 @@ pub const STOPS: [Stop; 14] = [
                every collective spans more GPUs. Even at the best layout, local throughput and \
                MFU fall; the paper saw MFU drop by more than 30%.",
         try_this: "Compare Llama-2 7B with 70B at the same batch.",
+        timeline: None,
         setup: |c| {
             c.nodes = 256;
             c.scaling = Scaling::Strong;
@@ -187,6 +201,7 @@ pub const STOPS: [Stop; 14] = [
                small to hide that exchange, so it loses to tensor parallelism of the same \
                degree.",
         try_this: "Move the degree from context to tensor parallelism and compare per-GPU throughput.",
+        timeline: Some("In the timeline, the green context-parallel exchange sticks out past each attention block; move the degree to tensor parallelism and the purple collectives take its place."),
         setup: |c| c.cp = 2,
     },
     Stop {
@@ -198,6 +213,7 @@ pub const STOPS: [Stop; 14] = [
                throughput. The step from V100 to A100 raised utilisation, unlike the step from \
                A100 to H100.",
         try_this: "Open the generations chart to compare V100, A100 and H100.",
+        timeline: None,
         setup: |c| {
             c.gpu = "v100-sxm2-32gb";
             c.local_batch = 1;
@@ -214,6 +230,7 @@ pub const STOPS: [Stop; 14] = [
                sharded, so the savings shrink: going from 8 to 16 GPUs saves far more than \
                going from 128 to 256.",
         try_this: "Try full recomputation or a longer context to see activations take over.",
+        timeline: None,
         setup: |c| {
             c.local_batch = 1;
             c.micro_batch = 1;

@@ -47,6 +47,7 @@ pub fn describe(chart: Chart, v: &Views) -> String {
         Chart::Generations => Some(generations(v)),
         Chart::Collectives => collectives(v),
         Chart::Memory => memory(v),
+        Chart::Timeline => timeline(v),
     };
     text.unwrap_or_else(|| String::from("This setting cannot run, so the chart shows no point."))
 }
@@ -181,6 +182,37 @@ fn memory(v: &Views) -> Option<String> {
         format::count(a.group, "GPUs"),
         format::count(b.group, "GPUs"),
         v.hbm_gib,
+    ))
+}
+
+fn timeline(v: &Views) -> Option<String> {
+    let t = v.timeline.as_ref().ok()?;
+    let parts: Vec<String> = t
+        .stages
+        .iter()
+        .map(|s| {
+            let share = |x: f64| format::pct(x / t.step_s.max(1e-12));
+            format!(
+                "stage {} computes {} of it, waits on the host {}, shows communication with no compute beside it {} and waits for its neighbours {}",
+                s.stage,
+                share(s.compute_s),
+                share(s.host_s),
+                share(s.exposed_comm_s),
+                share(s.waiting_s)
+            )
+        })
+        .collect();
+    Some(format!(
+        "One step of {} over {} ({} pipeline stages, {} micro-batches): {}.",
+        format::duration(t.step_s),
+        format::count(
+            u32::try_from(t.stages.iter().map(|s| s.intervals.len()).sum::<usize>())
+                .unwrap_or(u32::MAX),
+            "intervals"
+        ),
+        t.pp,
+        t.micro_batches,
+        parts.join("; ")
     ))
 }
 

@@ -1,10 +1,11 @@
-//! The eight charts. Each draws a [`Views`] on any plotters backend and
+//! The nine charts. Each draws a [`Views`] on any plotters backend and
 //! returns its hover targets ([`Hit`]) in backend pixels, so the same code
 //! serves the canvas and any other backend.
 
 pub(crate) mod bars;
 pub mod canvas;
 pub mod describe;
+pub mod gantt;
 mod grid;
 mod lines;
 
@@ -44,11 +45,13 @@ pub enum Chart {
     Collectives,
     /// Memory per GPU against FSDP group size.
     Memory,
+    /// The current step as intervals on each stream of a stage.
+    Timeline,
 }
 
 impl Chart {
     /// Every chart, in page order.
-    pub const ALL: [Chart; 8] = [
+    pub const ALL: [Chart; 9] = [
         Chart::Throughput,
         Chart::PerGpu,
         Chart::Breakdown,
@@ -57,6 +60,7 @@ impl Chart {
         Chart::Generations,
         Chart::Collectives,
         Chart::Memory,
+        Chart::Timeline,
     ];
 
     /// Position in [`Chart::ALL`].
@@ -77,6 +81,7 @@ impl Chart {
             Chart::Generations => "generations",
             Chart::Collectives => "collectives",
             Chart::Memory => "memory",
+            Chart::Timeline => "timeline",
         }
     }
 
@@ -92,6 +97,7 @@ impl Chart {
             Chart::Generations => "GPU generations, same workload",
             Chart::Collectives => "NCCL bus bandwidth",
             Chart::Memory => "Memory per GPU",
+            Chart::Timeline => "The step, stream by stream",
         }
     }
 
@@ -107,6 +113,7 @@ impl Chart {
             Chart::Generations => "V100 to B200 at the current node count and workload (paper Figure 7 and section 4.4). * marks extrapolated parts.",
             Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring) and AllReduce (ring, tree, or NVLS inside one H100 node) against nodes (paper Figure 2).",
             Chart::Memory => "Memory per GPU by part as the FSDP group grows, against the GPU's HBM (paper Figure 14).",
+            Chart::Timeline => "One step of the current setting on the first and last pipeline stage: compute, and each kind of communication beside it. Red ticks mark communication with no compute beside it; shaded, the pipeline bubble. Drag to zoom.",
         }
     }
 }
@@ -158,6 +165,7 @@ pub fn draw<DB: DrawingBackend>(
         Chart::Generations => bars::generations(root, views)?,
         Chart::Memory => bars::memory(root, views)?,
         Chart::Grid => grid::grid(root, views)?,
+        Chart::Timeline => gantt::timeline(root, views)?,
     };
     root.present()?;
     Ok(hits)

@@ -128,6 +128,7 @@ pub fn csv(chart: Chart, v: &Views) -> String {
         Chart::Generations => generations(v),
         Chart::Collectives => collectives(v),
         Chart::Memory => memory(v),
+        Chart::Timeline => timeline(v),
     };
     rows.iter().map(|r| row(r)).collect()
 }
@@ -288,6 +289,61 @@ fn collectives(v: &Views) -> Vec<Vec<String>> {
     ])];
     for c in &v.collectives {
         rows.push(vec![c.nodes.to_string(), n(c.allgather), n(c.allreduce)]);
+    }
+    rows
+}
+
+/// One row per interval of the timeline, or the reason there is none.
+fn timeline(v: &Views) -> Vec<Vec<String>> {
+    let mut rows = vec![header(&[
+        "stage",
+        "stream",
+        "kind",
+        "start_ms",
+        "end_ms",
+        "duration_ms",
+        "micro_batch_first",
+        "micro_batch_last",
+        "chunk",
+        "layer_first",
+        "layer_last",
+        "waits_for",
+        "status",
+    ])];
+    let t = match &v.timeline {
+        Ok(t) => t,
+        Err(why) => {
+            let mut row = vec![String::new(); 12];
+            row.push(why.clone());
+            rows.push(row);
+            return rows;
+        }
+    };
+    let opt = |x: Option<u32>| x.map(|x| x.to_string()).unwrap_or_default();
+    for (stage, i) in t.intervals() {
+        let waits = i.waits_for.map_or_else(String::new, |w| {
+            format!(
+                "stage {} {} micro-batch {}",
+                w.stage,
+                if w.backward { "backward" } else { "forward" },
+                w.micro_batch + 1
+            )
+        });
+        rows.push(vec![
+            stage.to_string(),
+            i.stream.name().to_owned(),
+            i.kind.name().to_owned(),
+            n(i.start_s * 1e3),
+            n(i.end_s * 1e3),
+            n(i.duration() * 1e3),
+            opt(i.micro_batches.map(|m| m.0 + 1)),
+            opt(i.micro_batches.map(|m| m.1 + 1)),
+            i.chunk.to_string(),
+            opt(i.layers.map(|l| l.0)),
+            opt(i.layers.map(|l| l.1)),
+            waits,
+            String::from("ok"),
+        ]);
     }
     rows
 }

@@ -7,6 +7,7 @@ use super::grid::grid;
 use super::memory::memory_points;
 use super::{evaluate_at, gpu_of, BusBandwidth, Controls, Grid, MemoryPoint, Outcome};
 use scalescope_core::hardware::{Gpu, GPUS};
+use scalescope_core::timeline::Timeline;
 
 /// One point of the scaling sweep.
 #[derive(Clone, Debug)]
@@ -49,6 +50,10 @@ pub struct Views {
     pub memory: Vec<MemoryPoint>,
     /// HBM capacity per GPU, GiB.
     pub hbm_gib: f64,
+    /// The current setting's step as a timeline, or why there is none.
+    pub timeline: Result<Timeline, String>,
+    /// The part of the step the timeline chart shows (seconds), if zoomed.
+    pub timeline_zoom: Option<(f64, f64)>,
 }
 
 /// Computes every view from the controls.
@@ -81,6 +86,7 @@ pub fn compute(c: &Controls) -> Views {
     let grid = grid(c);
     let collectives = collectives(c);
     let memory = memory_points(c, &current);
+    let timeline = timeline_of(c, &current);
     Views {
         controls: c.clone(),
         points,
@@ -90,7 +96,21 @@ pub fn compute(c: &Controls) -> Views {
         collectives,
         memory,
         hbm_gib: gpu_of(c).hbm.as_gib(),
+        timeline,
+        timeline_zoom: None,
     }
+}
+
+/// The timeline of the current setting, with the layout it ran (the one
+/// found, with the best-layout switch on).
+fn timeline_of(c: &Controls, current: &Outcome) -> Result<Timeline, String> {
+    let (layout, _) = current.as_ref().map_err(Clone::clone)?;
+    let mut cfg = c
+        .scenario_at(c.nodes, c.gpu)
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    cfg.layout = *layout;
+    scalescope_core::timeline::timeline(&cfg).map_err(|e| e.to_string())
 }
 
 /// The node counts every sweep visits: powers of two up to the slider's

@@ -5,7 +5,7 @@
 use super::dom;
 use super::page::Page;
 use super::paint::{Painter, CHART_HEIGHT};
-use crate::charts::Chart;
+use crate::charts::{gantt, Chart};
 use leptos::prelude::*;
 
 /// How close (pixels) the pointer must be to a point to name it.
@@ -33,12 +33,22 @@ fn card(
     view! {
         <figure
             class="card"
-            class:highlight=move || page.tour_at.get().is_some_and(|t| crate::tour::STOPS[t].chart == chart)
+            class:highlight=move || page.tour_at.get().is_some_and(|t| {
+                let stop = crate::tour::STOPS[t];
+                stop.chart == chart || (chart == Chart::Timeline && stop.timeline.is_some())
+            })
             data-testid=format!("card-{}", chart.id())
         >
             <figcaption>
                 <div class="card-head">
                     <h2>{chart.title()}</h2>
+                    {(chart == Chart::Timeline).then(|| view! {
+                        <button type="button" class="export" data-testid="timeline-reset"
+                            title="Show the whole step"
+                            disabled=move || painter.zoom.with(Option::is_none)
+                            on:click=move |_| painter.set_zoom(None)
+                        >"Whole step"</button>
+                    })}
                     <div class="exports" role="group" aria-label=format!("Download {}", chart.title())>
                         {export_button(painter, chart, "png")}
                         {export_button(painter, chart, "svg")}
@@ -100,9 +110,50 @@ fn plot(painter: Painter, chart: Chart) -> impl IntoView {
                 node_ref=painter.canvases[i]
                 on:mousemove=on_move
                 on:mouseleave=move |_| painter.tooltip.set(None)
+                on:mousedown=move |ev: leptos::ev::MouseEvent| {
+                    if chart == Chart::Timeline {
+                        painter.drag.set_value(Some(ev.offset_x()));
+                    }
+                }
+                on:mouseup=move |ev: leptos::ev::MouseEvent| {
+                    if chart == Chart::Timeline {
+                        zoom_to(painter, ev.offset_x());
+                    }
+                }
             ></canvas>
             {tooltip}
         </div>
+    }
+}
+
+/// Ends a drag on the timeline at `x` (CSS pixels): a drag wider than a
+/// few pixels zooms to the part of the step it covered.
+fn zoom_to(painter: Painter, x: i32) {
+    let Some(start) = painter.drag.get_value() else {
+        return;
+    };
+    painter.drag.set_value(None);
+    if (x - start).abs() < 6 {
+        return;
+    }
+    let i = Chart::Timeline.index();
+    let width = painter
+        .widths
+        .with_value(|w| w.get(i).copied().unwrap_or(0));
+    let span = painter.latest.with_value(|v| {
+        v.as_ref().and_then(|v| {
+            let t = v.timeline.as_ref().ok()?;
+            Some(v.timeline_zoom.unwrap_or((0.0, t.step_s)))
+        })
+    });
+    let Some((t0, t1)) = span else {
+        return;
+    };
+    let plot = f64::from(i32::try_from(width).unwrap_or(0) - gantt::LEFT - gantt::RIGHT).max(1.0);
+    let at = |px: i32| t0 + (f64::from(px - gantt::LEFT) / plot).clamp(0.0, 1.0) * (t1 - t0);
+    let (a, b) = (at(start.min(x)), at(start.max(x)));
+    if b > a {
+        painter.set_zoom(Some((a, b)));
     }
 }
 

@@ -49,6 +49,10 @@ pub struct Painter {
     pub latest: StoredValue<Option<Views>>,
     /// Each chart in words, for screen readers and the Data table's caption.
     pub summaries: RwSignal<Vec<String>>,
+    /// The part of the step the timeline shows (seconds), if zoomed.
+    pub zoom: RwSignal<Option<(f64, f64)>>,
+    /// Where a drag on the timeline started (CSS pixels).
+    pub drag: StoredValue<Option<i32>>,
 }
 
 impl Painter {
@@ -69,7 +73,23 @@ impl Painter {
             stale: StoredValue::new(vec![false; CHARTS]),
             latest: StoredValue::new(None),
             summaries: RwSignal::new(vec![String::new(); CHARTS]),
+            zoom: RwSignal::new(None),
+            drag: StoredValue::new(None),
         }
+    }
+
+    /// Shows the part `zoom` of the step on the timeline (all of it with
+    /// `None`), repainting only that chart.
+    pub fn set_zoom(self, zoom: Option<(f64, f64)>) {
+        self.zoom.set(zoom);
+        self.latest.update_value(|v| {
+            if let Some(v) = v {
+                v.timeline_zoom = zoom;
+            }
+        });
+        let i = Chart::Timeline.index();
+        self.stale.update_value(|s| s[i] = true);
+        let _ = self.fresh_canvas(i);
     }
 
     /// Whether the page is an embed.
@@ -265,6 +285,8 @@ impl Painter {
             let n = self.draws.get_value() + 1;
             self.schedule_url_write(page, url_pending);
             let t0 = now_ms();
+            // A new setting shows its whole step.
+            self.zoom.set(None);
             let views = state::compute(&c);
             let t1 = now_ms();
             self.measure(&mounted, page.resized.get_untracked());

@@ -80,6 +80,7 @@ pub fn panel(
                 compare,
             ))></div>
             <p class="tour-try">"Try: " {stop.try_this}</p>
+            {stop.timeline.map(|t| view! { <p class="tour-try" data-testid="tour-timeline">{t}</p> })}
             <div class="tour-nav">
                 <button type="button" data-testid="tour-back" disabled=i == 0
                     on:click=move |_| go(i.saturating_sub(1), tour_at, controls)>"← Back"</button>

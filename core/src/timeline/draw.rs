@@ -107,14 +107,26 @@ impl Draw<'_> {
             out.push(interval(Stream::Compute, Kind::Wait, free, at));
         }
         if over_link && self.send > 0.0 {
-            let a = (at - self.send).max(0.0);
-            // The receive is drawn where it ends, when this stage starts.
-            if let Some(prev) = out.iter().rev().find(|i| i.stream == Stream::Pipeline) {
-                if prev.end_s > a {
-                    return;
-                }
+            // The receive runs from when the neighbour finished to when
+            // what it sent arrived (drawn only where it does not overlap
+            // the previous receive).
+            let mut sim = need;
+            sim.micro_batch = op.mb;
+            let a = self.run.done_at(&sim)
+                + if self.real(op.mb) == op.mb {
+                    0.0
+                } else {
+                    self.extra
+                };
+            let b = a + self.send;
+            let clear = out
+                .iter()
+                .rev()
+                .find(|i| i.stream == Stream::Pipeline)
+                .is_none_or(|prev| prev.end_s <= a);
+            if a.is_finite() && clear {
+                out.push(interval(Stream::Pipeline, Kind::Receive, a, b));
             }
-            out.push(interval(Stream::Pipeline, Kind::Receive, a, at));
         }
     }
 

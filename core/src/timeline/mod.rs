@@ -194,6 +194,9 @@ pub struct StageTimeline {
     /// Everything else: waiting for a neighbour, in a receive or idle
     /// (with the exposure, what a profiler trace counts as exposed).
     pub waiting_s: f64,
+    /// When tensor-, context- or data-parallel communication runs with no
+    /// compute beside it: (start, end) in seconds, in order.
+    pub exposed: Vec<(f64, f64)>,
 }
 
 /// The step as intervals on each stream of the stages that matter.
@@ -270,7 +273,16 @@ fn covered(spans: &mut [(f64, f64)]) -> f64 {
 /// Seconds of `spans` covered by none of `cover` (both sorted by start
 /// and, within each, not overlapping).
 fn uncovered(spans: &[(f64, f64)], cover: &[(f64, f64)]) -> f64 {
-    let mut total = 0.0;
+    uncovered_spans(spans, cover)
+        .iter()
+        .map(|(a, b)| b - a)
+        .sum()
+}
+
+/// The parts of `spans` covered by none of `cover` (both sorted by start
+/// and, within each, not overlapping), in order.
+fn uncovered_spans(spans: &[(f64, f64)], cover: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
     let mut j = 0;
     for &(a, b) in spans {
         let mut at = a;
@@ -282,19 +294,19 @@ fn uncovered(spans: &[(f64, f64)], cover: &[(f64, f64)]) -> f64 {
             match cover.get(k) {
                 Some(&(c0, c1)) if c0 < b => {
                     if c0 > at {
-                        total += c0 - at;
+                        out.push((at, c0));
                     }
                     at = at.max(c1);
                     k += 1;
                 }
                 _ => {
-                    total += b - at;
+                    out.push((at, b));
                     at = b;
                 }
             }
         }
     }
-    total
+    out
 }
 
 /// A stage's measures, from its intervals: compute, host waits, exposed
@@ -336,7 +348,8 @@ fn measure(stage: &mut StageTimeline, step: f64) {
         .sum();
     stage.compute_s = compute_s - host_s;
     stage.host_s = host_s;
-    stage.exposed_comm_s = uncovered(&comm_merged, &merged);
+    stage.exposed = uncovered_spans(&comm_merged, &merged);
+    stage.exposed_comm_s = stage.exposed.iter().map(|(a, b)| b - a).sum();
     // `compute_s` covers the host waits too.
     stage.waiting_s = (step - compute_s - stage.exposed_comm_s).max(0.0);
 }

@@ -96,6 +96,25 @@ pub(super) struct Run {
     pub(super) times: Vec<Vec<(f64, f64, f64)>>,
     /// Per stage, its passes in order.
     pub(super) orders: Vec<Vec<Op>>,
+    /// When each pass's compute is done, by [`Run::key`].
+    done: Vec<f64>,
+    /// Stages, chunks and micro-batches simulated.
+    shape: (u32, u32, u32),
+}
+
+impl Run {
+    fn key(&self, p: &Pass) -> usize {
+        let (pp, v, m) = self.shape;
+        ((usize::from(p.backward) * v as usize + p.chunk as usize) * m as usize
+            + p.micro_batch as usize)
+            * pp as usize
+            + p.stage as usize
+    }
+
+    /// When pass `p`'s compute is done (what its neighbour waits for).
+    pub(super) fn done_at(&self, p: &Pass) -> f64 {
+        self.done.get(self.key(p)).copied().unwrap_or(f64::NAN)
+    }
 }
 
 /// Simulates every stage: a pass starts when its stage is free and what
@@ -154,7 +173,12 @@ fn simulate(
             break;
         }
     }
-    Run { times, orders }
+    Run {
+        times,
+        orders,
+        done,
+        shape: (pp, v, m),
+    }
 }
 
 /// Whether pass `op` carries sharded traffic under recipe `r` (traffic
@@ -331,6 +355,7 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
                 host_s: 0.0,
                 exposed_comm_s: 0.0,
                 waiting_s: 0.0,
+                exposed: Vec::new(),
             });
         }
     }

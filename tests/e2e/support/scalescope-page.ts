@@ -6,7 +6,7 @@ export interface PageProblems {
   pageErrors: string[];
 }
 
-/** The eight charts, by their data-testid suffix. */
+/** The nine charts, by their data-testid suffix. */
 export const CHARTS = [
   'throughput',
   'per-gpu',
@@ -16,6 +16,7 @@ export const CHARTS = [
   'generations',
   'collectives',
   'memory',
+  'timeline',
 ] as const;
 export type ChartId = (typeof CHARTS)[number];
 
