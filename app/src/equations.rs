@@ -247,8 +247,10 @@ pub const SECTIONS: &[Section] = &[
              which also splits the hidden-sized element-wise work, stage sends and saved \
              activations by tp), repeated in backward by full recomputation. CP passes K/V blocks \
              round a ring of cp ranks beside each attention block, and PP sends activations \
-             between stages; GPipe and 1F1B share one bubble of (pp − 1) micro-batch times and \
-             differ only in memory, while v interleaved chunks divide the bubble by v.",
+             between stages; in GPipe and 1F1B a stage waits, in the fill and drain, for one \
+             micro-batch through every other stage, v interleaved chunks divide that by v, and \
+             plain 1F1B also waits in its steady state for the sends of each micro-batch's \
+             round trip. The step timeline lays the schedule out pass by pass.",
         ],
         equations: &[
             "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
@@ -275,10 +277,12 @@ pub const SECTIONS: &[Section] = &[
              P_stage)",
             "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(r × P_stage ÷ r_dp) \
              over dp × cp ÷ r_dp ranks, one per node",
-            "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) × v of them \
-             exposed;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) or tp × cp × \
-             dp < GPUs per node",
-            "bubble = (pp − 1) ÷ v × t_mb;  v = virtual stages (interleaved), else 1",
+            "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) of them exposed \
+             in the fill and drain;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) \
+             or tp × cp × dp < GPUs per node",
+            "bubble = (Σ_stages t_mb − t_mb,this) ÷ v;  v = virtual stages (interleaved), else 1",
+            "1F1B steady state: + max(0, Σ_stages t_mb + 2 (pp − 1) t_send − pp × max t_mb) × \
+             (m − 1) ÷ pp of exposed sends",
             "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd (last stage) + t_head,bwd + the \
              data-parallel exposure and stretch of one micro-batch (when the stack syncs once \
              per step, outside t_mb)",
