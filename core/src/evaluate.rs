@@ -329,6 +329,9 @@ impl Step {
             let b = &mut stage.breakdown;
             b.bubble = (per_mb - stage.per_mb) / self.v;
             b.pp.exposed = hops + stall;
+            // The sends a stage waits on are other stages' too: with fewer
+            // micro-batches than stages, more than its own.
+            b.pp.total = b.pp.total.max(b.pp.exposed);
         }
     }
 }

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { CHARTS, ScaleScopePage } from './support/scalescope-page';
 
+/** The stops that also point at the step timeline (F3, F4, F9, F12). */
+const TIMELINE_STOPS = new Set(['F3', 'F4', 'F9', 'F12']);
+
 /** What each tour stop must set, and the chart it must highlight. */
 const STOPS: { chart: string; controls: [string, string | RegExp | boolean][]; numbers: boolean }[] = [
   { chart: 'per-gpu', controls: [['nodes-value', '256 nodes of 8 GPUs']], numbers: true },
@@ -47,9 +50,17 @@ test.describe('paper tour', () => {
         else if (testid.endsWith('-select')) await expect(el).toHaveValue(want);
         else await expect(el).toHaveText(want);
       }
-      // Exactly the stop's chart is highlighted, and it is drawn.
-      await expect(page.locator('.card.highlight')).toHaveCount(1);
+      // Exactly the stop's chart is highlighted (and the timeline, where the
+      // stop says what to look at in it), and it is drawn.
+      const timeline = TIMELINE_STOPS.has(id);
+      await expect(page.locator('.card.highlight')).toHaveCount(timeline ? 2 : 1);
       await expect(page.getByTestId(`card-${stop.chart}`)).toHaveClass(/highlight/);
+      if (timeline) {
+        await expect(page.getByTestId('card-timeline')).toHaveClass(/highlight/);
+        await expect(page.getByTestId('tour-timeline')).toContainText('timeline');
+      } else {
+        await expect(page.getByTestId('tour-timeline')).toHaveCount(0);
+      }
       await app.waitForChartDrawn(app.chart(stop.chart as (typeof CHARTS)[number]));
       // The paper's number beside the model's, computed by the core.
       await expect(page.getByTestId('tour-paper')).not.toBeEmpty({ timeout: 30_000 });

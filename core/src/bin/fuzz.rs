@@ -197,6 +197,36 @@ fn fault(r: &Report) -> Option<String> {
     None
 }
 
+/// What is wrong with the timeline of `cfg`, if anything: an interval not
+/// finite or outside the step, two overlapping on one stream, too many.
+fn timeline_fault(cfg: &scalescope_core::scenario::Config) -> Option<String> {
+    let t = scalescope_core::timeline::timeline_checked(cfg);
+    if !(t.step_s.is_finite() && t.step_s > 0.0) {
+        return Some(format!("timeline makespan {}", t.step_s));
+    }
+    let count = t.intervals().count();
+    if count > 10_000 {
+        return Some(format!("{count} intervals"));
+    }
+    for st in &t.stages {
+        for stream in scalescope_core::timeline::Stream::ALL {
+            let mut end = 0.0_f64;
+            for i in st.intervals.iter().filter(|i| i.stream == stream) {
+                let inside = i.start_s >= -1e-12 && i.end_s <= t.step_s * (1.0 + 1e-9) + 1e-12;
+                if !(i.start_s.is_finite() && i.end_s.is_finite() && inside && i.end_s >= i.start_s)
+                {
+                    return Some(format!("interval outside the step {}: {i:?}", t.step_s));
+                }
+                if i.start_s < end - 1e-9 * t.step_s {
+                    return Some(format!("overlap on {stream:?}: {i:?}"));
+                }
+                end = i.end_s;
+            }
+        }
+    }
+    None
+}
+
 #[derive(Default)]
 struct Counts {
     scenarios: u64,
@@ -205,6 +235,7 @@ struct Counts {
     searches: u64,
     layouts: u64,
     sweep_points: u64,
+    timelines: u64,
     documents: u64,
     failures: u64,
     /// Refusals by the kind of error (its variant's name).
@@ -246,6 +277,13 @@ fn campaign(n: u64, seed: u64) -> Counts {
                             fail("search", &s, &why);
                             c.failures += 1;
                         }
+                    }
+                }
+                if c.evaluated % 200 == 7 {
+                    c.timelines += 1;
+                    if let Some(why) = timeline_fault(&cfg) {
+                        fail("timeline", &s, &why);
+                        c.failures += 1;
                     }
                 }
                 if c.evaluated % 250 == 1 {
@@ -336,6 +374,7 @@ fn main() -> ExitCode {
         total.evaluated += c.evaluated;
         total.refused += c.refused;
         total.searches += c.searches;
+        total.timelines += c.timelines;
         total.layouts += c.layouts;
         total.sweep_points += c.sweep_points;
         total.documents += c.documents;
@@ -346,7 +385,7 @@ fn main() -> ExitCode {
     }
     println!(
         "fuzz (seed {seed}): {} scenarios in {:.1} s: {} evaluated, {} refused with a named error; \
-         {} searches ({} best layouts checked), {} sweep points, {} mutated documents; {} failures",
+         {} searches ({} best layouts checked), {} sweep points, {} timelines, {} mutated documents; {} failures",
         total.scenarios,
         t.elapsed().as_secs_f64(),
         total.evaluated,
@@ -354,6 +393,7 @@ fn main() -> ExitCode {
         total.searches,
         total.layouts,
         total.sweep_points,
+        total.timelines,
         total.documents,
         total.failures
     );
