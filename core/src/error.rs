@@ -97,6 +97,14 @@ pub enum Error {
         /// Pipeline degree.
         pp: u32,
     },
+    /// The interleaved schedule with a stage holding fewer layers than
+    /// chunks.
+    InterleavingNeedsLayers {
+        /// Layers of the stage.
+        layers: u32,
+        /// Chunks per stage.
+        chunks: u32,
+    },
     /// A value outside its range (an efficiency above one, say).
     OutOfRange {
         /// The field, as named in the API.
@@ -164,6 +172,10 @@ impl fmt::Display for Error {
             Self::InterleavingNeedsMicroBatches { micro_batches, pp } => write!(
                 f,
                 "the interleaved schedule needs micro-batches ({micro_batches}) to be a multiple of PP ({pp}): use 1F1B or a larger batch"
+            ),
+            Self::InterleavingNeedsLayers { layers, chunks } => write!(
+                f,
+                "the interleaved schedule splits each stage into {chunks} chunks, and a stage here holds {layers} layers: use fewer chunks, fewer stages or 1F1B"
             ),
             Self::OutOfRange { field, min, max } => {
                 write!(f, "`{field}` must lie between {min} and {max}")

@@ -325,9 +325,23 @@ impl Step {
         } else {
             Seconds(0.0)
         };
+        // An interleaved schedule's bubble is set by each stage's largest
+        // chunk: a stage of L layers in v chunks holds up to ceil(L / v).
+        let v = self.cfg.layout.parallel.virtual_stages.max(1);
+        let interleaved = self.v > 1.0;
+        let share = |layers: u32| {
+            let layers = layers.max(1);
+            if interleaved {
+                f64::from(layers.div_ceil(v)) / f64::from(layers)
+            } else {
+                1.0
+            }
+        };
+        let bubble = first.per_mb * share(first.layers) * others + last.per_mb * share(last.layers);
         for stage in [first, last] {
+            let own = stage.per_mb * share(stage.layers);
             let b = &mut stage.breakdown;
-            b.bubble = (per_mb - stage.per_mb) / self.v;
+            b.bubble = bubble - own;
             b.pp.exposed = hops + stall;
             // The sends a stage waits on are other stages' too: with fewer
             // micro-batches than stages, more than its own.

@@ -246,6 +246,7 @@ fn can_open_as_saved(e: &CoreError) -> bool {
             | CoreError::LayoutNotDividingGpus { .. }
             | CoreError::BatchNotDivisible { .. }
             | CoreError::InterleavingNeedsMicroBatches { .. }
+            | CoreError::InterleavingNeedsLayers { .. }
             | CoreError::HeadsNotDividingHidden { .. }
             | CoreError::KvHeadsNotDividingHeads { .. }
             | CoreError::PrecisionUnsupported { .. }

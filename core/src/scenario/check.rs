@@ -210,6 +210,14 @@ impl Config {
                 pp: p.pp,
             });
         }
+        if p.schedule == Schedule::Interleaved && p.pp > 1 {
+            // Every chunk holds at least one layer.
+            let chunks = p.virtual_stages.max(1);
+            let (first, last) = self.pipeline_split();
+            if let Some(layers) = [first, last].into_iter().find(|&l| l < chunks) {
+                return Err(Error::InterleavingNeedsLayers { layers, chunks });
+            }
+        }
         Ok(())
     }
 }

@@ -150,11 +150,13 @@ impl Recipe {
         }
     }
 
-    /// The stage's layers in chunk `c` (first and last, from 1).
+    /// The stage's layers in chunk `c` (first and last, from 1; the last
+    /// before the first when the chunk is empty, a stage with fewer layers
+    /// than chunks).
     pub fn chunk_layers(&self, c: u32) -> (u32, u32) {
-        let v = self.chunks.max(1);
-        let per = |k: u32| (u64::from(self.layers) * u64::from(k) / u64::from(v)) as u32;
-        (per(c) + 1, per(c + 1).max(per(c) + 1))
+        let v = u64::from(self.chunks.max(1));
+        let per = |k: u32| u32::try_from(u64::from(self.layers) * u64::from(k) / v).unwrap_or(0);
+        (per(c) + 1, per(c + 1))
     }
 }
 
@@ -230,7 +232,7 @@ pub(super) fn lay_out(r: &Recipe, op: Op, t: f64, traffic: bool, sink: &mut Sink
         t += r.first * share;
     }
     let group = sink.group.max(1);
-    let groups = (hi - lo) / group + 1;
+    let groups = if hi < lo { 0 } else { (hi - lo) / group + 1 };
     for k in 0..groups {
         // Forward runs layers up, backward down.
         let (a, b) = if op.backward {
