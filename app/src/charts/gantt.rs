@@ -124,8 +124,9 @@ pub(super) fn timeline<DB: DrawingBackend>(
                 palette::GREY.mix(0.6).stroke_width(1),
             ))?;
             legend(root, u32::try_from(w).unwrap_or(0))?;
+            let inner = root.margin(TOP, BOTTOM, LEFT, RIGHT);
             empty_message(
-                root,
+                &inner,
                 &format!("No step to lay out: this setting cannot run. {why}"),
             )?;
             return Ok(Vec::new());
