@@ -35,6 +35,7 @@ mod math;
 pub mod memory;
 pub mod model;
 mod phases;
+pub mod plan;
 pub mod power;
 pub mod scenario;
 pub mod search;

@@ -15,6 +15,9 @@ mod imp {
     pub fn floor(x: f64) -> f64 {
         x.floor()
     }
+    pub fn exp2(x: f64) -> f64 {
+        x.exp2()
+    }
 }
 
 #[cfg(not(feature = "std"))]
@@ -30,6 +33,9 @@ mod imp {
     }
     pub fn floor(x: f64) -> f64 {
         libm::floor(x)
+    }
+    pub fn exp2(x: f64) -> f64 {
+        libm::exp2(x)
     }
 }
 

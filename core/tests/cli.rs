@@ -105,3 +105,24 @@ fn the_timeline_prints_as_json_and_as_a_chrome_trace() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("use json or trace"));
 }
+
+#[test]
+fn a_plan_prints_each_size_and_marks_the_cheapest_and_the_fastest() {
+    let out = scalescope(&["plan", "-", "--nodes", "1,2,4,8"], SCENARIO);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(rows[0].starts_with("nodes,gpus,"));
+    assert_eq!(rows.len(), 5, "{text}");
+    assert!(
+        text.contains("cheapest") && text.contains("fastest"),
+        "{text}"
+    );
+    let out = scalescope(&["plan", "-", "--pue", "0.3"], SCENARIO);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`pue` must lie between 1 and 3"));
+}

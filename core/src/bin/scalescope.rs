@@ -5,6 +5,7 @@ use scalescope_core::calibration;
 use scalescope_core::error::clip_echoes;
 use scalescope_core::evaluate::evaluate;
 use scalescope_core::findings;
+use scalescope_core::plan;
 use scalescope_core::scenario::{Config, Scenario};
 use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
 use scalescope_core::timeline;
@@ -20,6 +21,10 @@ const USAGE: &str = "usage:
   scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
   eval, sweep, search and timeline take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan
         to run the file's setting under another software stack
+  scalescope plan FILE [--nodes 1,2,4] [--scaling weak|strong] [--best]
+        [--tokens N | --tokens-per-param R] [--price USD] [--overhead X] [--pue X]
+        [--carbon KG] [--knee X]       days, GPU-hours, MWh, cost and CO2e to train, as CSV,
+                                       with the cheapest size, the fastest and the knee
   scalescope timeline FILE [--format json|trace]
                                        the step as intervals on each stream; trace is
                                        Chrome's trace event format (opens in Perfetto)
@@ -179,6 +184,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("sweep") => sweep_csv(args),
         Some("search") => search_json(args),
         Some("timeline") => timeline_json(args),
+        Some("plan") => plan_csv(args),
         Some("validate") => {
             validate();
             Ok(())
@@ -207,6 +213,94 @@ fn eval(args: &[String]) -> Result<(), String> {
         "{}",
         serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
     );
+    Ok(())
+}
+
+/// A number given as `--name value`, or `default`.
+fn number(args: &[String], name: &str, default: f64) -> Result<f64, String> {
+    flag(args, name).map_or(Ok(default), |v| {
+        v.trim()
+            .parse::<f64>()
+            .map_err(|e| format!("{name} `{v}`: {e}"))
+    })
+}
+
+/// The budget of `plan`: tokens (by default Chinchilla's 20 per parameter),
+/// the GPU's price, and the stated defaults unless given.
+fn budget(args: &[String], cfg: &Config) -> Result<plan::Budget, String> {
+    let per_param = number(
+        args,
+        "--tokens-per-param",
+        plan::CHINCHILLA_TOKENS_PER_PARAM,
+    )?;
+    let tokens = number(args, "--tokens", per_param * cfg.model.params())?;
+    let price = number(args, "--price", plan::Budget::price_of(cfg.cluster.gpu.id))?;
+    let mut b = plan::Budget::new(tokens, price);
+    b.node_overhead = number(args, "--overhead", b.node_overhead)?;
+    b.pue = number(args, "--pue", b.pue)?;
+    b.carbon_kg_per_kwh = number(args, "--carbon", b.carbon_kg_per_kwh)?;
+    b.knee_speedup = number(args, "--knee", b.knee_speedup)?;
+    b.check().map_err(|e| e.to_string())?;
+    Ok(b)
+}
+
+/// `plan`: one CSV row per cluster size, marked cheapest, fastest or knee.
+fn plan_csv(args: &[String]) -> Result<(), String> {
+    let cfg = load_with_stack(args)?;
+    let nodes = if flag(args, "--nodes").is_some() {
+        sweep_nodes(args)?
+    } else {
+        (0..9).map(|k| 1 << k).collect()
+    };
+    let scaling = match flag(args, "--scaling").unwrap_or("weak") {
+        "weak" => Scaling::Weak,
+        "strong" => Scaling::Strong,
+        other => return Err(format!("--scaling {other}: use weak or strong")),
+    };
+    let b = budget(args, &cfg)?;
+    let space = SearchSpace::full();
+    let best = args.iter().any(|a| a == "--best").then_some(&space);
+    let p = plan::plan(&cfg, &nodes, scaling, best, &b).map_err(|e| e.to_string())?;
+    outln!(
+        "# {:.4e} tokens at ${}/GPU-hour, node overhead {}, PUE {}, {} kg CO2e/kWh",
+        b.tokens,
+        b.price_per_gpu_hour,
+        b.node_overhead,
+        b.pue,
+        b.carbon_kg_per_kwh
+    );
+    outln!(
+        "nodes,gpus,tp,pp,cp,micro_batch,days,gpu_hours,energy_mwh,cost_usd,co2_tonnes,mark,error"
+    );
+    for (i, pt) in p.points.iter().enumerate() {
+        let l = pt.layout.unwrap_or(cfg.layout);
+        let lp = l.parallel;
+        let marks: Vec<&str> = [
+            (p.cheapest, "cheapest"),
+            (p.fastest, "fastest"),
+            (p.knee, "knee"),
+        ]
+        .iter()
+        .filter(|(at, _)| *at == Some(i))
+        .map(|(_, m)| *m)
+        .collect();
+        let head = format!(
+            "{},{},{},{},{},{}",
+            pt.nodes, pt.gpus, lp.tp, lp.pp, lp.cp, l.micro_batch
+        );
+        match &pt.cost {
+            Ok(c) => outln!(
+                "{head},{:.3},{:.0},{:.2},{:.0},{:.2},{},",
+                c.days,
+                c.gpu_hours,
+                c.energy_mwh,
+                c.cost_usd,
+                c.co2_tonnes,
+                marks.join(" ")
+            ),
+            Err(e) => outln!("{head},,,,,,,\"{e}\""),
+        }
+    }
     Ok(())
 }
 
