@@ -4,7 +4,7 @@
 
 use super::pass::{self, Op, Recipe, Sink};
 use super::schedule::{after, before, carries, needs, span_of, Run};
-use super::{Interval, Kind, Stream};
+use super::{merged, Interval, Kind, Stream};
 use alloc::vec::Vec;
 
 /// What drawing a stage needs of the run.
@@ -70,9 +70,9 @@ impl Draw<'_> {
                     out: Some(out),
                     group: self.group,
                 };
-                pass::lay_out(r, real, at, carries(r, op, self.m_sim), &mut sink);
+                pass::lay_out(r, real, at, carries(r), &mut sink);
             }
-            let (_, f) = span_of(r, op, self.m_sim);
+            let (_, f) = span_of(r, op);
             free = at + f;
             i += 1;
         }
@@ -83,11 +83,7 @@ impl Draw<'_> {
     /// for what it needs, which arrives over the last `send` seconds.
     fn wait(&self, s: u32, op: Op, (free, at): (f64, f64), out: &mut Vec<Interval>) {
         let pp = self.run.orders.len() as u32;
-        let v = self.run.orders[0]
-            .iter()
-            .map(|o| o.chunk + 1)
-            .max()
-            .unwrap_or(1);
+        let v = self.run.chunks();
         let Some((mut need, over_link)) = needs(op, s, pp, v) else {
             return;
         };
@@ -153,7 +149,7 @@ impl Draw<'_> {
                 out: Some(&mut scratch),
                 group: r.layers,
             };
-            pass::lay_out(r, op, 0.0, carries(r, op, self.m_sim), &mut sink);
+            pass::lay_out(r, op, 0.0, carries(r), &mut sink);
             for iv in &scratch {
                 totals[slot(iv.kind)] += iv.duration() * scale;
             }
@@ -195,11 +191,7 @@ impl Draw<'_> {
                 0.0
             };
         let count = range.end - range.start;
-        let v = self.run.orders[0]
-            .iter()
-            .map(|o| o.chunk + 1)
-            .max()
-            .unwrap_or(1);
+        let v = self.run.chunks();
         let scale = {
             let mbs = f64::from(count) / f64::from(2 * v);
             let real = mbs + f64::from(self.m - self.m_sim);
@@ -293,22 +285,4 @@ fn slot(kind: Kind) -> usize {
         Kind::ReduceScatter | Kind::AllReduce => 7,
         _ => 8,
     }
-}
-
-/// The spans of the intervals `keep` picks, sorted and merged.
-fn merged(intervals: &[Interval], keep: impl Fn(&Interval) -> bool) -> Vec<(f64, f64)> {
-    let mut spans: Vec<(f64, f64)> = intervals
-        .iter()
-        .filter(|i| keep(i))
-        .map(|i| (i.start_s, i.end_s))
-        .collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (a, b) in spans {
-        match out.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => out.push((a, b)),
-        }
-    }
-    out
 }

@@ -260,19 +260,23 @@ pub fn timeline_checked(cfg: &Config) -> Timeline {
     schedule::lay_out(&step, cfg.pipeline_split())
 }
 
-/// Seconds covered by the union of `spans` (sorted or not).
-fn covered(spans: &mut [(f64, f64)]) -> f64 {
+/// The spans of the intervals `keep` picks, sorted by start and merged
+/// where they touch or overlap.
+fn merged(intervals: &[Interval], keep: impl Fn(&Interval) -> bool) -> Vec<(f64, f64)> {
+    let mut spans: Vec<(f64, f64)> = intervals
+        .iter()
+        .filter(|i| keep(i))
+        .map(|i| (i.start_s, i.end_s))
+        .collect();
     spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut total = 0.0;
-    let mut reach = f64::NEG_INFINITY;
-    for &(a, b) in spans.iter() {
-        let a = a.max(reach);
-        if b > a {
-            total += b - a;
-            reach = b;
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (a, b) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
         }
     }
-    total
+    out
 }
 
 /// Seconds of `spans` covered by none of `cover` (both sorted by start
@@ -317,34 +321,15 @@ fn uncovered_spans(spans: &[(f64, f64)], cover: &[(f64, f64)]) -> Vec<(f64, f64)
 /// A stage's measures, from its intervals: compute, host waits, exposed
 /// communication and the rest of the makespan.
 fn measure(stage: &mut StageTimeline, step: f64) {
-    let spans = |f: &dyn Fn(&Interval) -> bool| -> Vec<(f64, f64)> {
-        stage
-            .intervals
-            .iter()
-            .filter(|i| f(i))
-            .map(|i| (i.start_s, i.end_s))
-            .collect()
-    };
     // Traffic beside the GPU waiting on the host is counted as the host's
     // wait, as the step model counts it.
-    let mut compute = spans(&|i| i.kind.is_compute() || i.kind == Kind::Host);
-    let compute_s = covered(&mut compute);
-    let mut merged: Vec<(f64, f64)> = Vec::new();
-    for (a, b) in compute {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    let mut comm = spans(&|i| matches!(i.stream, Stream::Tensor | Stream::Data | Stream::Context));
-    comm.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut comm_merged: Vec<(f64, f64)> = Vec::new();
-    for (a, b) in comm {
-        match comm_merged.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => comm_merged.push((a, b)),
-        }
-    }
+    let cover = merged(&stage.intervals, |i| {
+        i.kind.is_compute() || i.kind == Kind::Host
+    });
+    let compute_s: f64 = cover.iter().map(|(a, b)| b - a).sum();
+    let comm = merged(&stage.intervals, |i| {
+        matches!(i.stream, Stream::Tensor | Stream::Data | Stream::Context)
+    });
     let host_s = stage
         .intervals
         .iter()
@@ -353,7 +338,7 @@ fn measure(stage: &mut StageTimeline, step: f64) {
         .sum();
     stage.compute_s = compute_s - host_s;
     stage.host_s = host_s;
-    stage.exposed = uncovered_spans(&comm_merged, &merged);
+    stage.exposed = uncovered_spans(&comm, &cover);
     stage.exposed_comm_s = stage.exposed.iter().map(|(a, b)| b - a).sum();
     // `compute_s` covers the host waits too.
     stage.waiting_s = (step - compute_s - stage.exposed_comm_s).max(0.0);

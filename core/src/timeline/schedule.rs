@@ -111,6 +111,11 @@ impl Run {
             + p.stage as usize
     }
 
+    /// Model chunks per stage.
+    pub(super) fn chunks(&self) -> u32 {
+        self.shape.1
+    }
+
     /// When pass `p`'s compute is done (what its neighbour waits for).
     pub(super) fn done_at(&self, p: &Pass) -> f64 {
         self.done.get(self.key(p)).copied().unwrap_or(f64::NAN)
@@ -181,19 +186,19 @@ fn simulate(
     }
 }
 
-/// Whether pass `op` carries sharded traffic under recipe `r` (traffic
+/// Whether a pass carries sharded traffic under recipe `r` (traffic
 /// paid once per step runs before the first pass and after the last).
-pub(super) fn carries(r: &Recipe, _op: Op, _m: u32) -> bool {
+pub(super) fn carries(r: &Recipe) -> bool {
     r.sharded_every_pass
 }
 
 /// (compute done, free) offsets of `op` on a stage made by `r`.
-pub(super) fn span_of(r: &Recipe, op: Op, m: u32) -> (f64, f64) {
+pub(super) fn span_of(r: &Recipe, op: Op) -> (f64, f64) {
     let mut sink = Sink {
         out: None,
         group: r.layers,
     };
-    pass::lay_out(r, op, 0.0, carries(r, op, m), &mut sink)
+    pass::lay_out(r, op, 0.0, carries(r), &mut sink)
 }
 
 /// The work before a stage's first pass (ZeRO-1's gather of the updated
@@ -295,7 +300,7 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     } else {
         m
     };
-    let span = |s: u32, op: Op| span_of(recipe(s), op, m_sim);
+    let span = |s: u32, op: Op| span_of(recipe(s), op);
     let send = if pp > 1 {
         phases::pipeline_send(cfg, &step.shape, &step.links).0
     } else {
