@@ -245,6 +245,42 @@ pub(crate) struct StageCost {
     pub(crate) layers: u32,
     /// One micro-batch through the stage (every chunk, forward and backward).
     pub(crate) per_mb: Seconds,
+    /// What data parallelism adds to one micro-batch.
+    mb_dp: PerMicroBatch,
+}
+
+impl StageCost {
+    /// One micro-batch through another stage of the same step, of `layers`
+    /// layers (with the head when `head`).
+    fn per_mb_with(&self, step: &Step, layers: u32, head: bool) -> Seconds {
+        step.per_mb(layers, head, &self.mb_dp)
+    }
+}
+
+/// What data parallelism adds to one micro-batch through a stage: the
+/// first gather and last scatter, and per layer after the first what its
+/// traffic exposes and stretches (nothing when it is paid once per step).
+#[derive(Clone, Copy, Debug)]
+struct PerMicroBatch {
+    edges: Seconds,
+    per_layer: Seconds,
+}
+
+impl PerMicroBatch {
+    fn of(dp: &phases::DataParallelCost) -> Self {
+        let l = &dp.layer;
+        if dp.once {
+            PerMicroBatch {
+                edges: Seconds(0.0),
+                per_layer: Seconds(0.0),
+            }
+        } else {
+            PerMicroBatch {
+                edges: l.first + l.last,
+                per_layer: l.fwd_exposed + l.bwd_exposed + l.fwd_stretch + l.bwd_stretch,
+            }
+        }
+    }
 }
 
 /// Evaluates a configuration that passed [`Config::check`]. Never panics and
@@ -292,8 +328,18 @@ impl Step {
         if self.cfg.layout.parallel.pp <= 1 {
             return (last, false);
         }
-        let mut first = self.stage(first_layers.max(1), false);
-        self.pipeline(&mut first, &mut last);
+        let first_layers = first_layers.max(1);
+        // An earlier stage can only be the slower one when it holds more
+        // layers than the last (which also runs the head); otherwise only
+        // its time for one micro-batch is needed, for the bubble.
+        if first_layers <= last_layers {
+            let first = (last.per_mb_with(self, first_layers, false), first_layers);
+            self.pipeline(first, (last.per_mb, last.layers), &mut [&mut last]);
+            return (last, false);
+        }
+        let mut first = self.stage(first_layers, false);
+        let (f, l) = ((first.per_mb, first.layers), (last.per_mb, last.layers));
+        self.pipeline(f, l, &mut [&mut first, &mut last]);
         if first.breakdown.step().0 > last.breakdown.step().0 {
             (first, true)
         } else {
@@ -301,8 +347,24 @@ impl Step {
         }
     }
 
+    /// The time of one micro-batch through a stage of `layers` layers (with
+    /// the head when `head`), given the data-parallel traffic of a stage:
+    /// what one micro-batch adds to it is per layer, with the first gather
+    /// and last scatter on top.
+    fn per_mb(&self, layers: u32, head: bool, dp: &PerMicroBatch) -> Seconds {
+        let ls = f64::from(layers.max(1));
+        let head = if head {
+            self.head_fwd * 3.0
+        } else {
+            Seconds(0.0)
+        };
+        (self.busy_fwd + self.busy_bwd) * ls + head + dp.edges + dp.per_layer * (ls - 1.0)
+    }
+
     /// The pipeline's bubble and exposed sends for each kind of stage (the
-    /// `pp - 1` earlier stages are alike; the last runs the head). Under
+    /// `pp - 1` earlier stages are alike, `first`; the last runs the head,
+    /// `last`; each given as its time for one micro-batch and its layers),
+    /// written into `stages`. Under
     /// 1F1B a stage waits, in its fill and drain, for one micro-batch
     /// through every other stage, divided by the chunks of an interleaved
     /// schedule (sharded traffic paid once per step is gathered while a
@@ -312,13 +374,18 @@ impl Step {
     /// round trip through the stages is also longer than the slowest
     /// stage's share of it by the sends, and the steady state waits for
     /// them (the step's timeline shows both).
-    fn pipeline(&self, first: &mut StageCost, last: &mut StageCost) {
+    fn pipeline(
+        &self,
+        (first_mb, first_layers): (Seconds, u32),
+        (last_mb, last_layers): (Seconds, u32),
+        stages: &mut [&mut StageCost],
+    ) {
         let p = self.cfg.layout.parallel;
         let others = f64::from(p.pp - 1);
-        let per_mb = first.per_mb * others + last.per_mb;
+        let per_mb = first_mb * others + last_mb;
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links);
         let hops = send * (2.0 * others);
-        let slowest = first.per_mb.max(last.per_mb);
+        let slowest = first_mb.max(last_mb);
         let stall = if p.schedule == Schedule::OneFOneB {
             let round_trip = per_mb + hops - slowest * f64::from(p.pp);
             round_trip.max(Seconds(0.0)) * ((self.m - 1.0) / f64::from(p.pp))
@@ -337,8 +404,8 @@ impl Step {
                 1.0
             }
         };
-        let bubble = first.per_mb * share(first.layers) * others + last.per_mb * share(last.layers);
-        for stage in [first, last] {
+        let bubble = first_mb * share(first_layers) * others + last_mb * share(last_layers);
+        for stage in stages.iter_mut() {
             let own = stage.per_mb * share(stage.layers);
             let b = &mut stage.breakdown;
             b.bubble = bubble - own;
@@ -444,14 +511,8 @@ impl Step {
         };
         // One micro-batch through this stage sets the bubble: every layer's
         // busy time, the head, and what data parallelism adds.
-        let per_mb = (busy_fwd + busy_bwd) * ls
-            + head_fwd
-            + head_bwd
-            + if dp.once {
-                zero
-            } else {
-                dp.per_mb_exposed + dp.per_mb_stretch
-            };
+        let mb_dp = PerMicroBatch::of(&dp);
+        let per_mb = self.per_mb(layers, head, &mb_dp);
         let (ranks, per_node) = self.shards;
         let opt_shard = match p.dp {
             DataParallel::Ddp => 1.0,
@@ -486,6 +547,7 @@ impl Step {
             },
             layers,
             per_mb,
+            mb_dp,
         }
     }
 
