@@ -94,9 +94,12 @@ pub fn interval_text(st: &StageTimeline, i: &Interval) -> String {
             w.stage
         ));
     } else if !i.kind.is_compute() && i.stream != Stream::Compute {
-        let shown: f64 = st
-            .exposed
+        // The exposed spans are in order: only those from the first that
+        // ends after this interval starts can overlap it.
+        let from = st.exposed.partition_point(|&(_, b)| b <= i.start_s);
+        let shown: f64 = st.exposed[from..]
             .iter()
+            .take_while(|&&(a, _)| a < i.end_s)
             .map(|&(a, b)| (b.min(i.end_s) - a.max(i.start_s)).max(0.0))
             .sum();
         let hidden = (i.duration() - shown).max(0.0);
