@@ -5,7 +5,7 @@ use crate::calibration as cal;
 use crate::collective::Links;
 use crate::error::Error;
 use crate::memory::{self, Memory};
-use crate::phases::{self, LayerCompute, Shape};
+use crate::phases::{self, LayerCompute, PerMicroBatch, Shape};
 use crate::power;
 use crate::scenario::{Config, DataParallel, Schedule};
 use crate::units::{Bytes, Seconds};
@@ -254,32 +254,6 @@ impl StageCost {
     /// layers (with the head when `head`).
     fn per_mb_with(&self, step: &Step, layers: u32, head: bool) -> Seconds {
         step.per_mb(layers, head, &self.mb_dp)
-    }
-}
-
-/// What data parallelism adds to one micro-batch through a stage: the
-/// first gather and last scatter, and per layer after the first what its
-/// traffic exposes and stretches (nothing when it is paid once per step).
-#[derive(Clone, Copy, Debug)]
-struct PerMicroBatch {
-    edges: Seconds,
-    per_layer: Seconds,
-}
-
-impl PerMicroBatch {
-    fn of(dp: &phases::DataParallelCost) -> Self {
-        let l = &dp.layer;
-        if dp.once {
-            PerMicroBatch {
-                edges: Seconds(0.0),
-                per_layer: Seconds(0.0),
-            }
-        } else {
-            PerMicroBatch {
-                edges: l.first + l.last,
-                per_layer: l.fwd_exposed + l.bwd_exposed + l.fwd_stretch + l.bwd_stretch,
-            }
-        }
     }
 }
 

@@ -298,6 +298,35 @@ pub(crate) struct DataParallelCost {
     pub buckets_bwd: Bucketed,
 }
 
+/// What data parallelism adds to one micro-batch through a stage: the
+/// first gather and last scatter, and per layer after the first what its
+/// traffic exposes and stretches (nothing when it is paid once per step).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PerMicroBatch {
+    /// The first gather and the last scatter.
+    pub edges: Seconds,
+    /// Each layer after the first.
+    pub per_layer: Seconds,
+}
+
+impl PerMicroBatch {
+    /// What `dp` adds to one micro-batch.
+    pub(crate) fn of(dp: &DataParallelCost) -> Self {
+        let l = &dp.layer;
+        if dp.once {
+            PerMicroBatch {
+                edges: Seconds(0.0),
+                per_layer: Seconds(0.0),
+            }
+        } else {
+            PerMicroBatch {
+                edges: l.first + l.last,
+                per_layer: l.fwd_exposed + l.bwd_exposed + l.fwd_stretch + l.bwd_stretch,
+            }
+        }
+    }
+}
+
 /// Sharded data-parallel traffic of one layer and micro-batch: the gather
 /// prefetched beside the forward, the traffic beside the backward, what
 /// each exposes and stretches, and the first gather and last scatter,
