@@ -123,7 +123,7 @@ pub const SECTIONS: &[Section] = &[
             "A layer's GEMM time is its matmul FLOPs over the derated peak plus four fixed kernel \
              overheads of 8 µs (launch, tail and wave quantisation), which is what makes the \
              small GEMMs of high TP run far below peak. The efficiency is one constant per GPU, \
-             fitted on 41 published runs (not on the paper): 0.58 on H100 (also used for H200 and \
+             fitted on 41 published runs (not on the paper): 0.59 on H100 (also used for H200 and \
              B200), 0.7 on A100, and 0.62 on V100 by A100's ratio to its microbenchmarks.",
             "FlashAttention runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
              CUTLASS attention on V100), scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
@@ -138,7 +138,7 @@ pub const SECTIONS: &[Section] = &[
             "T = b × s ÷ cp;  L_kv = s ÷ cp;  t_0 = 8 µs;  peak = dense peak of the matmul \
              precision",
             "t_gemm = 2 × T × (2h² + 2h × kv + k × h × f) ÷ tp ÷ (peak × η_gemm) + 4 × t_0",
-            "η_gemm = 0.58 (H100, H200, B200), 0.7 (A100), 0.62 (V100)",
+            "η_gemm = 0.59 (H100, H200, B200), 0.7 (A100), 0.62 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200), \
              0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -405,7 +405,7 @@ pub const SECTIONS: &[Section] = &[
         paragraphs: &[
             "Efficiencies are one constant per GPU whatever the matrix shapes and precision (only \
              the fixed 8 µs per kernel makes small GEMMs slower), and H200 and B200 were never \
-             measured: they carry H100's GEMM and attention efficiencies (0.58 and 0.35) with \
+             measured: they carry H100's GEMM and attention efficiencies (0.59 and 0.35) with \
              their own datasheet peaks, memory, links and power. Every stack runs \
              FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \

@@ -12,7 +12,7 @@ use serde::Serialize;
 /// 0.71 to 0.76 of the bf16 peak and less of the fp8 one; the fit sits
 /// below them because a training step's GEMMs share the GPU with NCCL and
 /// run at lower clocks under power limits.
-pub const GEMM_EFFICIENCY_H100: f64 = 0.58;
+pub const GEMM_EFFICIENCY_H100: f64 = 0.59;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
 /// A100. Fitted on the published runs with the H100 value; cuBLAS
 /// microbenchmarks reach 0.85 to 0.90 (265 to 280 of 312 TFLOP/s).

@@ -246,13 +246,13 @@ pub(crate) struct StageCost {
     /// One micro-batch through the stage (every chunk, forward and backward).
     pub(crate) per_mb: Seconds,
     /// What data parallelism adds to one micro-batch.
-    mb_dp: PerMicroBatch,
+    pub(crate) mb_dp: PerMicroBatch,
 }
 
 impl StageCost {
     /// One micro-batch through another stage of the same step, of `layers`
     /// layers (with the head when `head`).
-    fn per_mb_with(&self, step: &Step, layers: u32, head: bool) -> Seconds {
+    pub(crate) fn per_mb_with(&self, step: &Step, layers: u32, head: bool) -> Seconds {
         step.per_mb(layers, head, &self.mb_dp)
     }
 }
@@ -294,33 +294,6 @@ impl Step {
         self.report(&self.slowest(split).0, memory)
     }
 
-    /// The slowest stage, which sets the step, and whether it is one of the
-    /// earlier stages (not the last, which runs the head).
-    pub(crate) fn slowest(&self, split: (u32, u32)) -> (StageCost, bool) {
-        let (first_layers, last_layers) = split;
-        let mut last = self.stage(last_layers, true);
-        if self.cfg.layout.parallel.pp <= 1 {
-            return (last, false);
-        }
-        let first_layers = first_layers.max(1);
-        // An earlier stage can only be the slower one when it holds more
-        // layers than the last (which also runs the head); otherwise only
-        // its time for one micro-batch is needed, for the bubble.
-        if first_layers <= last_layers {
-            let first = (last.per_mb_with(self, first_layers, false), first_layers);
-            self.pipeline(first, (last.per_mb, last.layers), &mut [&mut last]);
-            return (last, false);
-        }
-        let mut first = self.stage(first_layers, false);
-        let (f, l) = ((first.per_mb, first.layers), (last.per_mb, last.layers));
-        self.pipeline(f, l, &mut [&mut first, &mut last]);
-        if first.breakdown.step().0 > last.breakdown.step().0 {
-            (first, true)
-        } else {
-            (last, false)
-        }
-    }
-
     /// The time of one micro-batch through a stage of `layers` layers (with
     /// the head when `head`), given the data-parallel traffic of a stage:
     /// what one micro-batch adds to it is per layer, with the first gather
@@ -333,61 +306,6 @@ impl Step {
             Seconds(0.0)
         };
         (self.busy_fwd + self.busy_bwd) * ls + head + dp.edges + dp.per_layer * (ls - 1.0)
-    }
-
-    /// The pipeline's bubble and exposed sends for each kind of stage (the
-    /// `pp - 1` earlier stages are alike, `first`; the last runs the head,
-    /// `last`; each given as its time for one micro-batch and its layers),
-    /// written into `stages`. Under
-    /// 1F1B a stage waits, in its fill and drain, for one micro-batch
-    /// through every other stage, divided by the chunks of an interleaved
-    /// schedule (sharded traffic paid once per step is gathered while a
-    /// stage waits for its first input, and scattered after its last
-    /// backward: it adds to the step, not to the bubble). The
-    /// sends of the fill and drain show; under plain 1F1B a micro-batch's
-    /// round trip through the stages is also longer than the slowest
-    /// stage's share of it by the sends, and the steady state waits for
-    /// them (the step's timeline shows both).
-    fn pipeline(
-        &self,
-        (first_mb, first_layers): (Seconds, u32),
-        (last_mb, last_layers): (Seconds, u32),
-        stages: &mut [&mut StageCost],
-    ) {
-        let p = self.cfg.layout.parallel;
-        let others = f64::from(p.pp - 1);
-        let per_mb = first_mb * others + last_mb;
-        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links);
-        let hops = send * (2.0 * others);
-        let slowest = first_mb.max(last_mb);
-        let stall = if p.schedule == Schedule::OneFOneB {
-            let round_trip = per_mb + hops - slowest * f64::from(p.pp);
-            round_trip.max(Seconds(0.0)) * ((self.m - 1.0) / f64::from(p.pp))
-        } else {
-            Seconds(0.0)
-        };
-        // An interleaved schedule's bubble is set by each stage's largest
-        // chunk: a stage of L layers in v chunks holds up to ceil(L / v).
-        let v = self.cfg.layout.parallel.virtual_stages.max(1);
-        let interleaved = self.v > 1.0;
-        let share = |layers: u32| {
-            let layers = layers.max(1);
-            if interleaved {
-                f64::from(layers.div_ceil(v)) / f64::from(layers)
-            } else {
-                1.0
-            }
-        };
-        let bubble = first_mb * share(first_layers) * others + last_mb * share(last_layers);
-        for stage in stages.iter_mut() {
-            let own = stage.per_mb * share(stage.layers);
-            let b = &mut stage.breakdown;
-            b.bubble = bubble - own;
-            b.pp.exposed = hops + stall;
-            // The sends a stage waits on are other stages' too: with fewer
-            // micro-batches than stages, more than its own.
-            b.pp.total = b.pp.total.max(b.pp.exposed);
-        }
     }
 }
 

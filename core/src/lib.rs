@@ -35,6 +35,7 @@ mod math;
 pub mod memory;
 pub mod model;
 mod phases;
+mod pipeline;
 pub mod plan;
 pub mod power;
 pub mod scenario;

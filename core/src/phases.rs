@@ -429,14 +429,15 @@ pub(crate) fn data_parallel(
         let gathers = if gather_in_backward { 2.0 } else { 1.0 };
         let ag_total = (ag * (layers * gathers) + ag_root) * passes;
         let rs_total = (rs * layers + rs_root) * passes;
-        // The backward exposure is split between gathers and scatters by volume.
+        // What shows of the hidden layers' backward traffic is split between
+        // gathers and scatters by volume; the last scatter is a scatter.
         let bwd_ag_share = if gather_in_backward {
             ag.0 / comm_bwd.0.max(1e-30)
         } else {
             0.0
         };
-        let ag_exposed = fwd_exposed + bwd_exposed * bwd_ag_share;
-        let rs_exposed = bwd_exposed * (1.0 - bwd_ag_share);
+        let ag_exposed = fwd_exposed + b_exp * hidden * bwd_ag_share;
+        let rs_exposed = bwd_exposed - b_exp * hidden * bwd_ag_share;
         cost.allgather = Comm::new(ag_total, ag_exposed * passes);
         cost.reduce_scatter = Comm::new(rs_total, rs_exposed * passes);
         cost.per_mb_exposed = fwd_exposed + bwd_exposed;

@@ -2,10 +2,11 @@
 //! layout rule across node counts (what the charts draw).
 
 use crate::evaluate::{Report, Step};
-use crate::memory;
+use crate::memory::{self, Memory};
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
 use crate::stack::Stack;
 use alloc::vec::Vec;
+use core::cell::Cell;
 use serde::{Deserialize, Serialize};
 
 /// What "best" means.
@@ -166,6 +167,19 @@ pub(crate) fn powers_of_two(max: u32) -> impl Iterator<Item = u32> {
 pub fn for_each_layout(
     base: &Config,
     space: &SearchSpace,
+    visit: impl FnMut(&Config, Report),
+) -> (u32, u32) {
+    for_each_layout_within(base, space, &Cell::new(f64::INFINITY), visit)
+}
+
+/// [`for_each_layout`], skipping the pipelines whose step cannot be under
+/// `cutoff` seconds (a bound of the pipeline's makespan says so before it
+/// is simulated); `visit` may lower the cutoff as it goes. Skipped layouts
+/// count as evaluated.
+pub fn for_each_layout_within(
+    base: &Config,
+    space: &SearchSpace,
+    cutoff: &Cell<f64>,
     mut visit: impl FnMut(&Config, Report),
 ) -> (u32, u32) {
     if base.check_setting().is_err() {
@@ -173,7 +187,8 @@ pub fn for_each_layout(
     }
     let gpus = base.cluster.gpus();
     let model = base.model;
-    let mut walk = Walk::new(base, space);
+    let mut walk = Walk::new(base, space, cutoff);
+    walk.deferred = Some(Vec::new());
     let in_node = if space.model_parallel_in_node {
         base.cluster.gpus_per_node
     } else {
@@ -207,7 +222,25 @@ pub fn for_each_layout(
             }
         }
     }
+    // Pipelines, best bound first, until the bound loses.
+    let mut deferred = walk.deferred.take().unwrap_or_default();
+    deferred.sort_by(|a, b| a.bound.total_cmp(&b.bound));
+    for d in deferred {
+        if d.bound > cutoff.get() {
+            break;
+        }
+        visit(&d.cfg, Step::new(&d.cfg).finish(d.memory, d.split));
+    }
     (walk.evaluated, walk.out_of_memory)
+}
+
+/// A pipeline whose simulation waits until the layouts without one have
+/// set the cutoff: the layout, its memory and split, and its step's bound.
+struct Deferred {
+    cfg: Config,
+    memory: Memory,
+    split: (u32, u32),
+    bound: f64,
 }
 
 /// One walk of [`for_each_layout`] over a search space: what it walks, the
@@ -225,11 +258,16 @@ struct Walk<'a> {
     evaluated: u32,
     /// Layouts that fit with no recomputation mode.
     out_of_memory: u32,
+    /// Steps slower than this are not wanted.
+    cutoff: &'a Cell<f64>,
+    /// Pipelines to simulate after the walk, best bound first (when a
+    /// cutoff is in play).
+    deferred: Option<Vec<Deferred>>,
 }
 
 impl<'a> Walk<'a> {
     /// A walk that has visited nothing yet.
-    fn new(base: &'a Config, space: &'a SearchSpace) -> Self {
+    fn new(base: &'a Config, space: &'a SearchSpace, cutoff: &'a Cell<f64>) -> Self {
         Self {
             base,
             space,
@@ -241,6 +279,8 @@ impl<'a> Walk<'a> {
             shared: None,
             evaluated: 0,
             out_of_memory: 0,
+            cutoff,
+            deferred: None,
         }
     }
 
@@ -262,8 +302,13 @@ impl<'a> Walk<'a> {
             }
             let micro_batches = per_replica / mb;
             for &(schedule, v) in schedules(pp, space, stack) {
+                // Megatron-LM interleaves only stages whose layers split
+                // evenly into the chunks, and micro-batches in whole rounds.
                 if schedule == Schedule::Interleaved
-                    && (base.model.layers < pp * v || micro_batches % pp != 0)
+                    && (base.model.layers < pp * v
+                        || micro_batches % pp != 0
+                        || split.0 % v != 0
+                        || split.1 % v != 0)
                 {
                     continue;
                 }
@@ -335,8 +380,23 @@ impl<'a> Walk<'a> {
                     .1
             }
         };
-        let report = step.finish(memory, split);
-        visit(&cfg, report);
+        if let Some(deferred) = self
+            .deferred
+            .as_mut()
+            .filter(|_| cfg.layout.parallel.pp > 1)
+        {
+            let bound = step.bound(split);
+            if bound <= self.cutoff.get() {
+                deferred.push(Deferred {
+                    cfg,
+                    memory,
+                    split,
+                    bound,
+                });
+            }
+            return;
+        }
+        visit(&cfg, step.finish(memory, split));
     }
 }
 
@@ -394,7 +454,10 @@ pub fn search(
 ) -> SearchResult {
     let count = count.max(1);
     let mut best: Vec<Candidate> = Vec::with_capacity(count + 1);
-    let (evaluated, out_of_memory) = for_each_layout(base, space, |cfg, report| {
+    // Ranked by throughput, a layout slower than the last kept one is not
+    // wanted; the batch is the same in every layout, so step time ranks.
+    let cutoff = Cell::new(f64::INFINITY);
+    let (evaluated, out_of_memory) = for_each_layout_within(base, space, &cutoff, |cfg, report| {
         let score = objective.score(&report);
         if best.len() == count
             && best
@@ -415,6 +478,11 @@ pub fn search(
             },
         );
         best.truncate(count);
+        if objective == Objective::Throughput && best.len() == count {
+            if let Some(w) = best.last() {
+                cutoff.set(w.report.step_time_s);
+            }
+        }
     });
     SearchResult {
         best,
@@ -497,37 +565,5 @@ pub fn sweep(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::findings::base;
-    use crate::hardware::H100;
-
-    #[test]
-    fn without_accumulation_a_replica_runs_its_whole_batch_whatever_its_size() {
-        // 96 sequences on 32 GPUs: 3 per FSDP-only replica, not a power of two.
-        let cfg = base(H100, 4, "llama2-7b", 96, 1);
-        let mut seen = Vec::new();
-        for_each_layout(&cfg, &SearchSpace::paper(), |c, _| {
-            if c.layout.parallel.pp == 1 {
-                seen.push((
-                    c.layout.parallel.tp,
-                    c.layout.micro_batch,
-                    c.micro_batches(),
-                ));
-            }
-        });
-        assert!(seen.contains(&(1, 3, 1)), "{seen:?}");
-        assert!(seen.iter().all(|&(_, _, m)| m == 1), "{seen:?}");
-    }
-
-    #[test]
-    fn a_layout_shared_across_flavours_evaluates_as_if_alone() {
-        let cfg = base(H100, 8, "llama2-7b", 256, 1);
-        let mut seen = 0;
-        for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
-            assert_eq!(r, crate::evaluate::evaluate_checked(c), "{:?}", c.layout);
-            seen += 1;
-        });
-        assert!(seen > 100, "{seen}");
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;

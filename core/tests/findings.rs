@@ -25,7 +25,7 @@ fn ignored_tests_are_exactly_the_findings_that_do_not_hold() {
 }
 
 #[test]
-#[ignore = "model: per-GPU fall 45.3% from 128 to 2048 GPUs (paper 37.22%, tolerance to 44.7%) and 7.2% exposed at 128 GPUs; docs/findings.md"]
+#[ignore = "model: per-GPU fall 45.7% from 128 to 2048 GPUs (paper 37.22%, tolerance to 44.7%) and 7.7% exposed at 128 GPUs; docs/findings.md"]
 fn f1_weak_scaling_diminishing_returns_and_flat_power() {
     check("F1");
 }
@@ -41,7 +41,7 @@ fn f3_collective_time_grows_compute_constant() {
 }
 
 #[test]
-#[ignore = "model: MFU 44.4% at 2 nodes (paper ~40%) but 19.2% at 32 nodes (paper <15%); docs/findings.md"]
+#[ignore = "model: MFU 44.9% at 2 nodes (paper ~40%) but 19.3% at 32 nodes (paper <15%); docs/findings.md"]
 fn f4_strong_scaling_mfu_falls() {
     check("F4");
 }
@@ -52,7 +52,7 @@ fn f5_small_model_parallel_beats_fsdp_at_256() {
 }
 
 #[test]
-#[ignore = "model: best-layout MFU A100 59.9% / H100 43.1% (paper 59.67/40.77) but trace exposure gap +3.0 points (paper +12.83); docs/findings.md"]
+#[ignore = "model: best-layout MFU A100 59.9% / H100 43.5% (paper 59.67/40.77) but trace exposure gap +3.1 points (paper +12.83); docs/findings.md"]
 fn f6_a100_vs_h100_best_layout() {
     check("F6");
 }
@@ -63,7 +63,7 @@ fn f7_newer_gpus_more_communication_bound() {
 }
 
 #[test]
-#[ignore = "model: MFU 1B 34.7% below 7B 43.1%, then falls (13B 32.2%, 70B 26.5%); comm grows as stated; docs/findings.md"]
+#[ignore = "model: MFU 1B 34.9% below 7B 43.5%, then falls (13B 32.5%, 70B 26.5%); comm grows as stated; docs/findings.md"]
 fn f8_communication_grows_with_model_size() {
     check("F8");
 }

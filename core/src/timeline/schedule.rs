@@ -11,8 +11,15 @@ use crate::scenario::Schedule;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Most micro-batches simulated; beyond, the steady state is extended.
-const MAX_SIMULATED: u32 = 256;
+/// Rounds of `pp` micro-batches simulated at most: the fill, the drain
+/// and two rounds of the steady state between them. Beyond, the steady
+/// state is extended at the pace of its last two rounds (a schedule of
+/// passes whose times do not change settles into a periodic state once
+/// every stage has filled).
+const SIMULATED_ROUNDS: u32 = 4;
+/// But at least this many micro-batches, so that a short pipeline's
+/// timeline has passes to draw between the ones it draws one by one.
+const MIN_SIMULATED: u32 = 32;
 /// Intervals a stage aims to stay under.
 const INTERVAL_BUDGET: u32 = 1500;
 
@@ -278,13 +285,112 @@ fn push(
     }
 }
 
+/// The pipeline of `step` simulated: each stage's passes (at most
+/// [`SIMULATED_ROUNDS`] rounds of micro-batches), and what the micro-batches
+/// not simulated add to every pass after the simulated steady state.
+pub(super) struct Simulated {
+    pub run: Run,
+    /// Micro-batches simulated.
+    pub m_sim: u32,
+    /// What the missing micro-batches add.
+    pub extra: f64,
+    /// One send to the neighbouring stage.
+    pub send: f64,
+}
+
+/// Simulates the pipeline of `step`, whose stages are made by `recipe`.
+pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> Simulated {
+    let cfg = &step.cfg;
+    let p = cfg.layout.parallel;
+    let pp = p.pp.max(1);
+    let v = if pp > 1 { step.v as u32 } else { 1 };
+    let m = cfg.micro_batches().max(1);
+    let cap = (SIMULATED_ROUNDS * pp).max(MIN_SIMULATED).div_ceil(pp) * pp;
+    let m_sim = if m > cap { cap } else { m };
+    // A pass's span depends on its stage's kind (earlier or last), its
+    // direction and its chunk: a table of them, looked up per pass.
+    let table: Vec<(f64, f64)> = [0, pp - 1]
+        .iter()
+        .flat_map(|&s| {
+            [false, true].into_iter().flat_map(move |backward| {
+                (0..v).map(move |chunk| {
+                    span_of(
+                        recipe(s),
+                        Op {
+                            backward,
+                            mb: 0,
+                            chunk,
+                        },
+                    )
+                })
+            })
+        })
+        .collect();
+    let span = |s: u32, op: Op| {
+        let kind = usize::from(s + 1 == pp);
+        table[(kind * 2 + usize::from(op.backward)) * v as usize + op.chunk as usize]
+    };
+    let send = if pp > 1 {
+        phases::pipeline_send(cfg, &step.shape, &step.links).0
+    } else {
+        0.0
+    };
+    let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
+    let run = simulate(pp, v, m_sim, p.schedule, send, &span, &starts);
+    // A long run of micro-batches: the steady state grows by what the
+    // missing ones take, at the pace the schedule settles into (measured
+    // between this run and one of two rounds fewer).
+    let extra = if m > m_sim {
+        let short = simulate(pp, v, m_sim - 2 * pp, p.schedule, send, &span, &starts);
+        let end = |r: &Run| {
+            r.times
+                .iter()
+                .filter_map(|t| t.last())
+                .map(|t| t.2)
+                .fold(0.0, f64::max)
+        };
+        let period = (end(&run) - end(&short)) / f64::from(2 * pp);
+        f64::from(m - m_sim) * period
+    } else {
+        0.0
+    };
+    Simulated {
+        run,
+        m_sim,
+        extra,
+        send,
+    }
+}
+
+/// The step's makespan under a pipeline split as `split` (earlier stages'
+/// layers, the last stage's): every stage's passes simulated in its
+/// schedule's order, each stage's end its last pass, the traffic after it
+/// and its optimizer step. The step model ([`Step`]) takes its pipeline's
+/// bubble from it, so that the step and its timeline agree.
+pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
+    let pp = step.cfg.layout.parallel.pp.max(1);
+    let last = Recipe::of(step, split.1, true);
+    let first = if pp > 1 {
+        Recipe::of(step, split.0, false)
+    } else {
+        last
+    };
+    let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+    let sim = simulated(step, &recipe);
+    (0..pp)
+        .map(|s| {
+            let free = sim.run.times[s as usize].last().map_or(0.0, |t| t.2);
+            after(recipe(s), free + sim.extra, None)
+        })
+        .fold(0.0, f64::max)
+}
+
 /// Lays out the step of `step`, whose pipeline holds `split` layers
 /// (earlier stages, last stage).
 pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     let cfg = &step.cfg;
     let p = cfg.layout.parallel;
     let pp = p.pp.max(1);
-    let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
     let schedule = p.schedule;
     let last = Recipe::of(step, split.1, true);
@@ -295,37 +401,13 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     };
     let slowest_is_first = step.slowest(split).1;
     let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
-    let m_sim = if m > MAX_SIMULATED {
-        MAX_SIMULATED.div_ceil(pp) * pp
-    } else {
-        m
-    };
-    let span = |s: u32, op: Op| span_of(recipe(s), op);
-    let send = if pp > 1 {
-        phases::pipeline_send(cfg, &step.shape, &step.links).0
-    } else {
-        0.0
-    };
-    let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
-    let run = simulate(pp, v, m_sim, schedule, send, &span, &starts);
-    // A long run of micro-batches: the steady state grows by what the
-    // missing ones take, at the pace the schedule settles into (measured
-    // between this run and one of half as many micro-batches).
-    let extra = if m > m_sim {
-        let half = (m_sim / 2).div_ceil(pp) * pp;
-        let short = simulate(pp, v, half, schedule, send, &span, &starts);
-        let end = |r: &Run| {
-            r.times
-                .iter()
-                .filter_map(|t| t.last())
-                .map(|t| t.2)
-                .fold(0.0, f64::max)
-        };
-        let period = (end(&run) - end(&short)) / f64::from(m_sim - half);
-        f64::from(m - m_sim) * period
-    } else {
-        0.0
-    };
+    let Simulated {
+        run,
+        m_sim,
+        extra,
+        send,
+    } = simulated(step, &recipe);
+    let v = run.chunks();
     let ops = run.orders.first().map_or(0, Vec::len) as u32;
     let keep = (2 * pp * v + 8).min(ops.div_ceil(2));
     let detailed_ops = (2 * keep).min(ops).max(1);

@@ -1,0 +1,124 @@
+//! The pipeline: which stage sets the step, its bubble and exposed sends
+//! from the schedule simulated pass by pass ([`crate::timeline::makespan`],
+//! so that the step and its timeline agree), and a lower bound of the step
+//! that a layout search checks before it simulates.
+
+use crate::evaluate::{StageCost, Step};
+use crate::phases;
+use crate::scenario::Schedule;
+use crate::units::Seconds;
+
+impl Step {
+    /// A lower bound of the step time, without simulating a pipeline
+    /// (the step time itself without one).
+    pub(crate) fn bound(&self, split: (u32, u32)) -> f64 {
+        let (first_layers, last_layers) = split;
+        let last = self.stage(last_layers, true);
+        if self.cfg.layout.parallel.pp <= 1 {
+            return last.breakdown.step().0;
+        }
+        let first_layers = first_layers.max(1);
+        let first_mb = if first_layers > last_layers {
+            self.stage(first_layers, false).per_mb
+        } else {
+            last.per_mb_with(self, first_layers, false)
+        };
+        self.pipeline_bound((first_layers, first_mb), &last)
+    }
+
+    /// The slowest stage, which sets the step, and whether it is one of the
+    /// earlier stages (not the last, which runs the head).
+    pub(crate) fn slowest(&self, split: (u32, u32)) -> (StageCost, bool) {
+        let (first_layers, last_layers) = split;
+        let mut last = self.stage(last_layers, true);
+        if self.cfg.layout.parallel.pp <= 1 {
+            return (last, false);
+        }
+        let first_layers = first_layers.max(1);
+        // An earlier stage can only be the slower one when it holds more
+        // layers than the last (which also runs the head); otherwise only
+        // its time for one micro-batch is needed.
+        if first_layers <= last_layers {
+            let first_mb = last.per_mb_with(self, first_layers, false);
+            self.pipeline(split, (first_mb, last.per_mb), &mut [&mut last]);
+            return (last, false);
+        }
+        let mut first = self.stage(first_layers, false);
+        let per_mb = (first.per_mb, last.per_mb);
+        self.pipeline(split, per_mb, &mut [&mut first, &mut last]);
+        // Both end with the step; the one with more work of its own sets it.
+        let own = |s: &StageCost| {
+            let b = &s.breakdown;
+            (b.step() - b.bubble - b.pp.exposed).0
+        };
+        if own(&first) > own(&last) {
+            (first, true)
+        } else {
+            (last, false)
+        }
+    }
+
+    /// A lower bound of the pipeline's makespan, from what a stage costs:
+    /// the last stage cannot start before the first micro-batch's forward
+    /// has crossed the earlier stages (each at least its first chunk's
+    /// busy layers) nor end before it has run every micro-batch; the first
+    /// stage cannot end before the last micro-batch's backward has come
+    /// back down from the last stage's last pass (less the scatter that
+    /// pass may end with); and no stage ends before its own work is done.
+    fn pipeline_bound(&self, (first_layers, first_mb): (u32, Seconds), last: &StageCost) -> f64 {
+        let p = self.cfg.layout.parallel;
+        let others = f64::from(p.pp - 1);
+        let chunk = f64::from(first_layers / (self.v as u32).max(1));
+        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
+        let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
+        let last_passes = others * (fwd + send) + self.m * last.per_mb.0;
+        let b = &last.breakdown;
+        let own_last = (b.step() - b.bubble - b.pp.exposed).0;
+        let first_back = last_passes - last.mb_dp.edges.0 + others * (bwd + send);
+        let own_first = self.m * first_mb.0;
+        (last_passes + b.optimizer.0)
+            .max(own_last)
+            .max(first_back)
+            .max(own_first)
+    }
+
+    /// The pipeline's bubble and exposed sends of each stage in `stages`
+    /// (the `pp - 1` earlier stages are alike; the last runs the head; each
+    /// stage's time for one micro-batch in `per_mb`, earlier and last).
+    /// The step is the pipeline's makespan, simulated pass by pass in the
+    /// schedule's order ([`crate::timeline::makespan`]): a stage idles for
+    /// what of the step is not its own work. Of that idle time, the sends
+    /// of the fill and drain show (each link crossed once each way) and,
+    /// under plain 1F1B, the steady state's wait for a micro-batch's round
+    /// trip through the stages, where it is longer than the slowest stage's
+    /// share of it; the rest is the bubble.
+    fn pipeline(
+        &self,
+        split: (u32, u32),
+        (first_mb, last_mb): (Seconds, Seconds),
+        stages: &mut [&mut StageCost],
+    ) {
+        let p = self.cfg.layout.parallel;
+        let others = f64::from(p.pp - 1);
+        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links);
+        let hops = send * (2.0 * others);
+        let stall = if p.schedule == Schedule::OneFOneB {
+            let round_trip =
+                first_mb * others + last_mb + hops - first_mb.max(last_mb) * f64::from(p.pp);
+            round_trip.max(Seconds(0.0)) * ((self.m - 1.0) / f64::from(p.pp))
+        } else {
+            Seconds(0.0)
+        };
+        let makespan = Seconds(crate::timeline::makespan(self, split));
+        for stage in stages.iter_mut() {
+            let b = &mut stage.breakdown;
+            let own = b.step() - b.bubble - b.pp.exposed;
+            let idle = (makespan - own).max(Seconds(0.0));
+            b.pp.exposed = (hops + stall).min(idle);
+            b.bubble = idle - b.pp.exposed;
+            // The sends a stage waits on are other stages' too: with fewer
+            // micro-batches than stages, more than its own.
+            b.pp.total = b.pp.total.max(b.pp.exposed);
+        }
+    }
+}

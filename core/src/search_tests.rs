@@ -1,0 +1,86 @@
+//! Tests of the layout search.
+use super::*;
+use crate::findings::base;
+use crate::hardware::H100;
+
+#[test]
+fn without_accumulation_a_replica_runs_its_whole_batch_whatever_its_size() {
+    // 96 sequences on 32 GPUs: 3 per FSDP-only replica, not a power of two.
+    let cfg = base(H100, 4, "llama2-7b", 96, 1);
+    let mut seen = Vec::new();
+    for_each_layout(&cfg, &SearchSpace::paper(), |c, _| {
+        if c.layout.parallel.pp == 1 {
+            seen.push((
+                c.layout.parallel.tp,
+                c.layout.micro_batch,
+                c.micro_batches(),
+            ));
+        }
+    });
+    assert!(seen.contains(&(1, 3, 1)), "{seen:?}");
+    assert!(seen.iter().all(|&(_, _, m)| m == 1), "{seen:?}");
+}
+
+/// Settings whose pipelines run short, long, uneven and interleaved.
+fn pipelined() -> Vec<Config> {
+    let mut out = Vec::new();
+    for (nodes, model, batch) in [
+        (4, "llama2-13b", 64),
+        (16, "llama2-70b", 512),
+        (32, "llama3-8b", 256),
+        (64, "gpt3-175b", 1536),
+    ] {
+        for stack in crate::stack::STACKS {
+            let mut cfg = base(H100, nodes, model, batch, 1);
+            cfg.stack = crate::stack::Stack::of(stack);
+            out.push(cfg);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_pipeline_bound_never_exceeds_its_step() {
+    let mut seen = 0;
+    for cfg in pipelined() {
+        for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
+            if c.layout.parallel.pp > 1 {
+                let bound = Step::new(c).bound(c.pipeline_split());
+                assert!(
+                    bound <= r.step_time_s * (1.0 + 1e-9),
+                    "{bound} > {}: {:?}",
+                    r.step_time_s,
+                    c.layout
+                );
+                seen += 1;
+            }
+        });
+    }
+    assert!(seen > 1000, "{seen}");
+}
+
+#[test]
+fn the_search_finds_what_evaluating_every_layout_finds() {
+    for cfg in pipelined() {
+        let mut all = Vec::new();
+        for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
+            all.push((r.step_time_s, c.layout))
+        });
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let found = search(&cfg, &SearchSpace::full(), Objective::Throughput, 3);
+        let steps: Vec<f64> = found.best.iter().map(|c| c.report.step_time_s).collect();
+        let want: Vec<f64> = all.iter().take(3).map(|a| a.0).collect();
+        assert_eq!(steps, want, "{}", cfg.stack.name);
+    }
+}
+
+#[test]
+fn a_layout_shared_across_flavours_evaluates_as_if_alone() {
+    let cfg = base(H100, 8, "llama2-7b", 256, 1);
+    let mut seen = 0;
+    for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
+        assert_eq!(r, crate::evaluate::evaluate_checked(c), "{:?}", c.layout);
+        seen += 1;
+    });
+    assert!(seen > 100, "{seen}");
+}
