@@ -131,19 +131,14 @@ impl Draw<'_> {
     /// shows (no compute beside it), each stream beyond the ones before it,
     /// each pass laid out alone.
     fn tally(
-        &self,
         r: &Recipe,
-        s: u32,
-        range: core::ops::Range<u32>,
+        ops: impl Iterator<Item = Op>,
         scale: f64,
-    ) -> ([f64; 9], [f64; 3]) {
-        let order = &self.run.orders[s as usize];
-        let mut totals = [0.0_f64; 9];
-        let mut exposed = [0.0_f64; 3];
+        (totals, exposed): &mut ([f64; 9], [f64; 3]),
+    ) {
         // Each stream's time in these passes, and what of it shows (no
         // compute beside it), each pass laid out alone.
-        for i in range.clone() {
-            let op = order[i as usize];
+        for op in ops {
             let mut scratch = Vec::new();
             let mut sink = Sink {
                 out: Some(&mut scratch),
@@ -168,7 +163,6 @@ impl Draw<'_> {
                 covers.push(stream);
             }
         }
-        (totals, exposed)
     }
 
     /// The passes `range` of stage `s` as one block per stream, ending at
@@ -190,18 +184,21 @@ impl Draw<'_> {
             } else {
                 0.0
             };
-        let count = range.end - range.start;
         let v = self.run.chunks();
-        let scale = {
-            let mbs = f64::from(count) / f64::from(2 * v);
-            let real = mbs + f64::from(self.m - self.m_sim);
-            if mbs > 0.0 {
-                real / mbs
-            } else {
-                1.0
-            }
-        };
-        let (totals, exposed) = self.tally(r, s, range.clone(), scale);
+        // The simulated passes, and every chunk's forward and backward of
+        // each micro-batch not simulated.
+        let mut sums = ([0.0_f64; 9], [0.0_f64; 3]);
+        let passes = range.clone().map(|i| order[i as usize]);
+        Self::tally(r, passes, 1.0, &mut sums);
+        let one = (0..v).flat_map(|chunk| {
+            [false, true].map(|backward| Op {
+                backward,
+                mb: 0,
+                chunk,
+            })
+        });
+        Self::tally(r, one, f64::from(self.m - self.m_sim), &mut sums);
+        let (totals, exposed) = sums;
         let [fwd, bwd, head, host, _tp, cp, ag, rs, _] = totals;
         let [exposed_tp, exposed_cp, exposed_dp] = exposed;
         let first_mb = self.real(order[range.start as usize].mb);

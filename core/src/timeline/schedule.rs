@@ -12,7 +12,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 /// Rounds of `pp` micro-batches simulated at most: the fill, the drain
-/// and two rounds of the steady state between them. Beyond, the steady
+/// and two rounds of the steady state between them (two more per extra
+/// chunk of an interleaved schedule, whose warm-up is longer). Beyond, the steady
 /// state is extended at the pace of its last two rounds (a schedule of
 /// passes whose times do not change settles into a periodic state once
 /// every stage has filled).
@@ -305,7 +306,9 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
-    let cap = (SIMULATED_ROUNDS * pp).max(MIN_SIMULATED).div_ceil(pp) * pp;
+    // An interleaved schedule's warm-up runs (v - 1) rounds further in.
+    let rounds = SIMULATED_ROUNDS + 2 * (v - 1);
+    let cap = (rounds * pp).max(MIN_SIMULATED).div_ceil(pp) * pp;
     let m_sim = if m > cap { cap } else { m };
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
