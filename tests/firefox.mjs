@@ -47,7 +47,7 @@ try {
       return inked > 20;
     }).length,
   );
-  check(drawn === 9, `all 9 charts drawn (${drawn})`);
+  check(drawn === 10, `all 10 charts drawn (${drawn})`);
 
   const before = await draws();
   await page.focus('[data-testid="nodes-slider"]');

@@ -6,8 +6,8 @@
 use crate::charts::Chart;
 use crate::keys::Key;
 use crate::state::{
-    custom_max, read_count, Controls, Overrides, Scaling, DEGREES, MAX_NODES, MAX_WHAT_IF,
-    SEQ_RANGE,
+    custom_max, read_count, Controls, Overrides, PlanInputs, Scaling, DEGREES, MAX_NODES,
+    MAX_WHAT_IF, SEQ_RANGE,
 };
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::{find_preset, Mlp};
@@ -87,6 +87,20 @@ pub fn to_query(c: &Controls) -> String {
         ("dpbw", o.dp_overlap_gb_per_s),
     ] {
         if let Some(v) = v {
+            out.push((k, crate::format::exact(v)));
+        }
+    }
+    let (pl, dl) = (c.plan, d.plan);
+    for (k, v, default) in [
+        ("tokens", pl.tokens, dl.tokens),
+        ("tpp", Some(pl.tokens_per_param), Some(dl.tokens_per_param)),
+        ("price", pl.price, dl.price),
+        ("overhead", Some(pl.overhead), Some(dl.overhead)),
+        ("pue", Some(pl.pue), Some(dl.pue)),
+        ("carbon", Some(pl.carbon), Some(dl.carbon)),
+        ("knee", Some(pl.knee), Some(dl.knee)),
+    ] {
+        if let Some(v) = v.filter(|_| v != default) {
             out.push((k, crate::format::exact(v)));
         }
     }
@@ -239,6 +253,43 @@ fn read_hardware(o: &mut Overrides, p: &mut Param) -> Option<bool> {
     Some(v.is_some())
 }
 
+/// The range of each planner input, as the core's budget checks it.
+pub const PLAN_RANGES: [(&str, f64, f64); 7] = [
+    ("tokens", 1.0, 1e16),
+    ("tpp", 1e-3, 1e6),
+    ("price", 0.0, 1e4),
+    ("overhead", 0.0, 5.0),
+    ("pue", 1.0, 3.0),
+    ("carbon", 0.0, 2.0),
+    ("knee", 1.0, 2.0),
+];
+
+/// A planner input: whether the value was valid, or `None` if the key is
+/// not one of these. Out of range, it is clamped and the notice says so.
+fn read_plan(pl: &mut PlanInputs, p: &mut Param) -> Option<bool> {
+    let &(_, lo, hi) = PLAN_RANGES.iter().find(|r| r.0 == p.key)?;
+    let Some(x) = p.value.trim().parse::<f64>().ok().filter(|x| x.is_finite()) else {
+        return Some(false);
+    };
+    let v = x.clamp(lo, hi);
+    if v != x {
+        let (k, shown_v) = (shown(p.key), shown(p.value));
+        let exact = crate::format::exact(v);
+        p.notices
+            .push(format!("`{k}={shown_v}` is out of range: using {exact}"));
+    }
+    match p.key {
+        "tokens" => pl.tokens = Some(v),
+        "tpp" => pl.tokens_per_param = v,
+        "price" => pl.price = Some(v),
+        "overhead" => pl.overhead = v,
+        "pue" => pl.pue = v,
+        "carbon" => pl.carbon = v,
+        _ => pl.knee = v,
+    }
+    Some(true)
+}
+
 /// Reads controls from a query string (with or without the leading `?`),
 /// starting from the defaults. Returns the controls and one notice per
 /// parameter that was ignored or clamped.
@@ -265,6 +316,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
         let ok = read_choice(&mut c, &key, &value)
             .or_else(|| read_counted(&mut c, &mut p))
             .or_else(|| read_hardware(&mut c.overrides, &mut p))
+            .or_else(|| read_plan(&mut c.plan, &mut p))
             // Read by `embed_of`.
             .or_else(|| (key == EMBED).then_some(true));
         match ok {
@@ -369,6 +421,15 @@ mod tests {
                 gpus_per_node: Some(16),
                 dp_overlap_gb_per_s: Some(120.0),
             },
+            plan: PlanInputs {
+                tokens: Some(2e12),
+                tokens_per_param: 25.0,
+                price: Some(1.75),
+                overhead: 0.3,
+                pue: 1.1,
+                carbon: 0.05,
+                knee: 1.7,
+            },
         };
         let q = to_query(&c);
         let (back, notices) = from_query(&format!("?{q}"));
@@ -397,6 +458,17 @@ mod tests {
         ] {
             assert!(all.contains(expected), "missing {expected:?} in\n{all}");
         }
+    }
+
+    #[test]
+    fn planner_inputs_out_of_range_are_clamped_with_a_notice() {
+        let (c, notices) = from_query("?pue=0.5&knee=9&price=abc&tokens=2e12");
+        assert!((c.plan.pue - 1.0).abs() < 1e-12);
+        assert!((c.plan.knee - 2.0).abs() < 1e-12);
+        assert_eq!(c.plan.price, None);
+        assert_eq!(c.plan.tokens, Some(2e12));
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        assert!(notices[2].contains("price"), "{notices:?}");
     }
 
     #[test]

@@ -183,32 +183,70 @@ pub fn plan(
         cost: p.result.map(|r| cost(&r, budget)),
     })
     .collect();
-    let ok = |i: &usize| points[*i].cost.is_ok();
-    let by = |f: fn(&Cost) -> f64| {
-        (0..points.len()).filter(ok).min_by(|&a, &b| {
-            let v = |i: usize| points[i].cost.as_ref().map_or(f64::INFINITY, f);
-            v(a).total_cmp(&v(b))
-        })
-    };
-    let cheapest = by(|c| c.cost_usd);
-    let fastest = by(|c| c.days);
-    Ok(Plan {
-        knee: knee(&points, budget.knee_speedup),
-        points,
-        cheapest,
-        fastest,
-    })
+    Ok(Plan::of(points, budget.knee_speedup))
+}
+
+impl Plan {
+    /// A plan of sizes already costed (in increasing size), with the
+    /// cheapest, the fastest and the knee marked.
+    #[must_use]
+    pub fn of(points: Vec<PlanPoint>, knee_speedup: f64) -> Plan {
+        let sizes: Vec<(u32, Option<Cost>)> = points
+            .iter()
+            .map(|p| (p.gpus, p.cost.as_ref().ok().copied()))
+            .collect();
+        let m = Marks::of(&sizes, knee_speedup);
+        Plan {
+            points,
+            cheapest: m.cheapest,
+            fastest: m.fastest,
+            knee: m.knee,
+        }
+    }
+}
+
+/// The sizes a plan marks, as indices into its sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The cheapest size.
+    pub cheapest: Option<usize>,
+    /// The fastest size.
+    pub fastest: Option<usize>,
+    /// The knee: the largest size before a doubling that speeds training
+    /// up by less than `knee_speedup`.
+    pub knee: Option<usize>,
+}
+
+impl Marks {
+    /// The marks of `sizes` (GPUs, and the cost where the size runs), in
+    /// increasing size: the explorer marks the sweep it has already costed.
+    #[must_use]
+    pub fn of(sizes: &[(u32, Option<Cost>)], knee_speedup: f64) -> Marks {
+        let by = |f: fn(&Cost) -> f64| {
+            (0..sizes.len())
+                .filter(|&i| sizes[i].1.is_some())
+                .min_by(|&a, &b| {
+                    let v = |i: usize| sizes[i].1.as_ref().map_or(f64::INFINITY, f);
+                    v(a).total_cmp(&v(b))
+                })
+        };
+        Marks {
+            cheapest: by(|c| c.cost_usd),
+            fastest: by(|c| c.days),
+            knee: knee(sizes, knee_speedup),
+        }
+    }
 }
 
 /// The largest size whose next doubling (or more) speeds training up by
 /// less than `speedup` per doubling; none if every step pays.
-fn knee(points: &[PlanPoint], speedup: f64) -> Option<usize> {
-    let days = |p: &PlanPoint| p.cost.as_ref().ok().map(|c| c.days);
-    for i in 0..points.len().saturating_sub(1) {
-        let (Some(a), Some(b)) = (days(&points[i]), days(&points[i + 1])) else {
+fn knee(sizes: &[(u32, Option<Cost>)], speedup: f64) -> Option<usize> {
+    for i in 0..sizes.len().saturating_sub(1) {
+        let (Some(a), Some(b)) = (sizes[i].1.map(|c| c.days), sizes[i + 1].1.map(|c| c.days))
+        else {
             continue;
         };
-        let growth = f64::from(points[i + 1].gpus) / f64::from(points[i].gpus.max(1));
+        let growth = f64::from(sizes[i + 1].0) / f64::from(sizes[i].0.max(1));
         if growth <= 1.0 {
             continue;
         }

@@ -16,9 +16,10 @@ const select = (testid: string, value: string) => async (page: Page) => {
   await page.getByTestId(testid).selectOption(value);
 };
 const fill = (testid: string, value: string) => async (page: Page) => {
-  // The hardware what-ifs live in a collapsed <details>: open it first.
+  // The hardware what-ifs and the planner live in collapsed <details>: open it first.
   const input = page.getByTestId(testid);
-  if (!(await input.isVisible())) await page.getByText('Hardware what-ifs').click();
+  const section = testid.startsWith('plan-') ? 'Planning the run' : 'Hardware what-ifs';
+  if (!(await input.isVisible())) await page.getByText(section).click();
   await input.fill(value);
   await input.press('Enter');
   await input.blur();
@@ -74,6 +75,9 @@ const CASES: ControlCase[] = [
   { name: 'InfiniBand', act: fill('network-input', '25'), charts: ['collectives', 'throughput'], readouts: ['per-gpu'] },
   { name: 'data-parallel overlap', act: fill('dp-overlap-input', '150'), charts: ['throughput', 'per-gpu'], readouts: ['per-gpu'] },
   { name: 'GPUs per node', act: fill('gpus-per-node-input', '4'), charts: ['throughput', 'collectives'], readouts: ['throughput', 'layout'] },
+  { name: 'token budget', act: fill('plan-tokens-input', '2e12'), charts: ['plan'], readouts: ['train', 'train-energy'] },
+  { name: 'GPU-hour price', act: fill('plan-price-input', '4'), charts: ['plan'], readouts: ['train'] },
+  { name: 'PUE', act: fill('plan-pue-input', '1.5'), charts: ['plan'], readouts: ['train-energy'] },
 ];
 
 test.describe('explorer', () => {

@@ -48,6 +48,7 @@ pub fn describe(chart: Chart, v: &Views) -> String {
         Chart::Collectives => collectives(v),
         Chart::Memory => memory(v),
         Chart::Timeline => timeline(v),
+        Chart::Plan => Some(plan(v)),
     };
     text.unwrap_or_else(|| String::from("This setting cannot run, so the chart shows no point."))
 }
@@ -214,6 +215,45 @@ fn timeline(v: &Views) -> Option<String> {
         t.micro_batches,
         parts.join("; ")
     ))
+}
+
+fn plan(v: &Views) -> String {
+    use super::plan::{days, dollars};
+    let view = match &v.plan {
+        Ok(view) => view,
+        Err(reason) => return format!("The budget cannot be used: {reason}."),
+    };
+    let at = |i: Option<usize>| {
+        i.and_then(|i| view.sizes.get(i))
+            .and_then(|s| s.cost.as_ref().ok().map(|(_, c)| (s.gpus, c)))
+    };
+    let Some((g_cheap, cheap)) = at(view.marks.cheapest) else {
+        return String::from("No cluster size of this sweep can run, so there is no plan.");
+    };
+    let mut text = format!(
+        "Training on {} tokens costs least on {}: {} and {}",
+        format::si(view.tokens, ""),
+        format::count(g_cheap, "GPUs"),
+        days(cheap.days),
+        dollars(cheap.cost_usd),
+    );
+    if let Some((g, c)) = at(view.marks.fastest) {
+        text.push_str(&format!(
+            "; fastest on {}: {} and {}",
+            format::count(g, "GPUs"),
+            days(c.days),
+            dollars(c.cost_usd)
+        ));
+    }
+    match at(view.marks.knee) {
+        Some((g, _)) => text.push_str(&format!(
+            ". Past {} a doubling buys less than {}x the speed.",
+            format::count(g, "GPUs"),
+            format::sig3(v.controls.plan.knee)
+        )),
+        None => text.push_str(". Every doubling of the sweep pays."),
+    }
+    text
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ fn count_label(x: f64) -> String {
 }
 
 /// The tick label of a log10 axis value: the value with an SI prefix.
-fn log10_label(y: f64) -> String {
+pub(super) fn log10_label(y: f64) -> String {
     format::si(10f64.powf(y), "")
 }
 
@@ -100,7 +100,7 @@ fn current_line<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueT
 /// A legend box in a corner of the plot: a line sample and a name per
 /// series. Drawn here rather than by plotters' series labels, which
 /// measure their text by adding elements to the page.
-fn legend<DB: DrawingBackend, CT: CoordTranslate>(
+pub(super) fn legend<DB: DrawingBackend, CT: CoordTranslate>(
     chart: &ChartContext<'_, DB, CT>,
     items: &[(&str, RGBColor, u32)],
     upper: bool,

@@ -1,4 +1,4 @@
-//! The nine charts. Each draws a [`Views`] on any plotters backend and
+//! The ten charts. Each draws a [`Views`] on any plotters backend and
 //! returns its hover targets ([`Hit`]) in backend pixels, so the same code
 //! serves the canvas and any other backend.
 
@@ -8,6 +8,7 @@ pub mod describe;
 pub mod gantt;
 mod grid;
 mod lines;
+pub mod plan;
 
 use crate::format;
 use crate::state::Views;
@@ -47,11 +48,13 @@ pub enum Chart {
     Memory,
     /// The current step as intervals on each stream of a stage.
     Timeline,
+    /// Days to train against cost across cluster sizes.
+    Plan,
 }
 
 impl Chart {
     /// Every chart, in page order.
-    pub const ALL: [Chart; 9] = [
+    pub const ALL: [Chart; 10] = [
         Chart::Throughput,
         Chart::PerGpu,
         Chart::Breakdown,
@@ -61,6 +64,7 @@ impl Chart {
         Chart::Collectives,
         Chart::Memory,
         Chart::Timeline,
+        Chart::Plan,
     ];
 
     /// Position in [`Chart::ALL`].
@@ -82,6 +86,7 @@ impl Chart {
             Chart::Collectives => "collectives",
             Chart::Memory => "memory",
             Chart::Timeline => "timeline",
+            Chart::Plan => "plan",
         }
     }
 
@@ -98,6 +103,7 @@ impl Chart {
             Chart::Collectives => "NCCL bus bandwidth",
             Chart::Memory => "Memory per GPU",
             Chart::Timeline => "The step, stream by stream",
+            Chart::Plan => "Planning the run: time against cost",
         }
     }
 
@@ -114,6 +120,7 @@ impl Chart {
             Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring) and AllReduce (ring, tree, or NVLS inside one H100 node) against nodes (paper Figure 2).",
             Chart::Memory => "Memory per GPU by part as the FSDP group grows, against the GPU's HBM (paper Figure 14).",
             Chart::Timeline => "One step of the current setting on the first and last pipeline stage: compute, and each kind of communication beside it. Red ticks mark communication with no compute beside it; shaded, the pipeline bubble. Drag to zoom.",
+            Chart::Plan => "Days and dollars to train on the token budget at each cluster size: the cheapest, the fastest, and the knee past which doubling the cluster buys too little speed.",
         }
     }
 }
@@ -166,6 +173,7 @@ pub fn draw<DB: DrawingBackend>(
         Chart::Memory => bars::memory(root, views)?,
         Chart::Grid => grid::grid(root, views)?,
         Chart::Timeline => gantt::timeline(root, views)?,
+        Chart::Plan => plan::plan(root, views)?,
     };
     root.present()?;
     Ok(hits)

@@ -129,6 +129,7 @@ pub fn csv(chart: Chart, v: &Views) -> String {
         Chart::Collectives => collectives(v),
         Chart::Memory => memory(v),
         Chart::Timeline => timeline(v),
+        Chart::Plan => plan(v),
     };
     rows.iter().map(|r| row(r)).collect()
 }
@@ -373,6 +374,61 @@ fn memory(v: &Views) -> Vec<Vec<String>> {
             n(m.total().as_gib()),
             n(v.hbm_gib),
         ]);
+    }
+    rows
+}
+
+/// One row per cluster size of the plan, with its marks.
+fn plan(v: &Views) -> Vec<Vec<String>> {
+    let mut rows = vec![header(&[
+        "nodes",
+        "gpus",
+        "tokens",
+        "days",
+        "gpu_hours",
+        "energy_mwh",
+        "cost_usd",
+        "co2_tonnes",
+        "mark",
+        "layout",
+        "status",
+    ])];
+    let view = match &v.plan {
+        Ok(view) => view,
+        Err(reason) => {
+            rows.push(
+                vec![String::new(); 10]
+                    .into_iter()
+                    .chain([reason.clone()])
+                    .collect(),
+            );
+            return rows;
+        }
+    };
+    for (i, s) in view.sizes.iter().enumerate() {
+        let marks: Vec<&str> = [
+            (view.marks.cheapest, "cheapest"),
+            (view.marks.fastest, "fastest"),
+            (view.marks.knee, "knee"),
+        ]
+        .iter()
+        .filter(|(m, _)| *m == Some(i))
+        .map(|(_, name)| *name)
+        .collect();
+        let mut row = vec![s.nodes.to_string(), s.gpus.to_string(), n(view.tokens)];
+        match &s.cost {
+            Ok((l, c)) => {
+                row.extend([c.days, c.gpu_hours, c.energy_mwh, c.cost_usd, c.co2_tonnes].map(n));
+                row.push(marks.join(" "));
+                row.push(layout_label(l));
+                row.push(String::from("ok"));
+            }
+            Err(reason) => {
+                row.extend(core::iter::repeat_n(String::new(), 7));
+                row.push(reason.clone());
+            }
+        }
+        rows.push(row);
     }
     rows
 }

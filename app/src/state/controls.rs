@@ -105,6 +105,8 @@ pub struct Controls {
     pub best: bool,
     /// Hardware what-ifs.
     pub overrides: Overrides,
+    /// What the planner costs a run against.
+    pub plan: super::PlanInputs,
 }
 
 impl Default for Controls {
@@ -140,6 +142,7 @@ impl Default for Controls {
             stack: StackId::Paper,
             best: false,
             overrides: Overrides::default(),
+            plan: super::PlanInputs::default(),
         }
     }
 }

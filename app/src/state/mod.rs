@@ -7,7 +7,8 @@
 //! (reading a typed count), `evaluate` (one point, or why there is none),
 //! `views` (every view, the sweep and the GPU generations), `grid` (the
 //! TP x PP grid), `collectives` (bus bandwidth against nodes) and `memory`
-//! (memory per GPU against the FSDP group).
+//! (memory per GPU against the FSDP group) and `plan` (what training on a
+//! token budget costs at each size of the sweep).
 
 mod collectives;
 mod controls;
@@ -15,6 +16,7 @@ mod count;
 mod evaluate;
 mod grid;
 mod memory;
+mod plan;
 mod views;
 
 pub use collectives::{BusBandwidth, COLLECTIVE_MESSAGE};
@@ -26,4 +28,5 @@ pub use count::read_count;
 pub use evaluate::{evaluate_at, Outcome};
 pub use grid::{Cell, Grid};
 pub use memory::MemoryPoint;
+pub use plan::{plan_of, PlanInputs, PlanSize, PlanView};
 pub use views::{compute, sweep_nodes, Generation, Point, Views};

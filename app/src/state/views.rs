@@ -5,7 +5,9 @@
 use super::collectives::collectives;
 use super::grid::grid;
 use super::memory::memory_points;
-use super::{evaluate_at, gpu_of, BusBandwidth, Controls, Grid, MemoryPoint, Outcome};
+use super::{
+    evaluate_at, gpu_of, plan_of, BusBandwidth, Controls, Grid, MemoryPoint, Outcome, PlanView,
+};
 use scalescope_core::hardware::{Gpu, GPUS};
 use scalescope_core::timeline::Timeline;
 
@@ -54,6 +56,9 @@ pub struct Views {
     pub timeline: Result<Timeline, String>,
     /// The part of the step the timeline chart shows (seconds), if zoomed.
     pub timeline_zoom: Option<(f64, f64)>,
+    /// What training on the budget costs at each size of the sweep, or why
+    /// the budget cannot be used.
+    pub plan: Result<PlanView, String>,
 }
 
 /// Computes every view from the controls.
@@ -87,6 +92,7 @@ pub fn compute(c: &Controls) -> Views {
     let collectives = collectives(c);
     let memory = memory_points(c, &current);
     let timeline = timeline_of(c, &current);
+    let plan = plan_of(c, &points);
     Views {
         controls: c.clone(),
         points,
@@ -98,6 +104,7 @@ pub fn compute(c: &Controls) -> Views {
         hbm_gib: gpu_of(c).hbm.as_gib(),
         timeline,
         timeline_zoom: None,
+        plan,
     }
 }
 

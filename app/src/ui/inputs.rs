@@ -162,12 +162,14 @@ pub struct WhatIf {
     pub get: fn(&Controls) -> Option<f64>,
     /// Writes the what-if.
     pub set: fn(&mut Controls, Option<f64>),
+    /// Whether zero is a value (a price, a carbon intensity), not a mistake.
+    pub zero: bool,
 }
 
 /// Reads a typed what-if: empty is the datasheet value, silently; beyond
 /// the range, the largest value; anything else not positive, the datasheet
 /// value, with a notice.
-fn read_what_if(page: Page, label: &str, raw: &str) -> Option<f64> {
+fn read_what_if(page: Page, label: &str, raw: &str, zero: bool) -> Option<f64> {
     let v = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite());
     match v {
         _ if raw.trim().is_empty() => None,
@@ -176,13 +178,9 @@ fn read_what_if(page: Page, label: &str, raw: &str) -> Option<f64> {
             page.typed_notice(label, raw, &why);
             Some(MAX_WHAT_IF)
         }
-        Some(v) if v > 0.0 => Some(v),
+        Some(v) if v > 0.0 || (zero && v == 0.0) => Some(v),
         _ => {
-            page.typed_notice(
-                label,
-                raw,
-                "is not a positive number: using the datasheet value",
-            );
+            page.typed_notice(label, raw, "is not a positive number: using the default");
             None
         }
     }
@@ -197,6 +195,7 @@ pub fn what_if(page: Page, w: WhatIf) -> impl IntoView {
         placeholder,
         get,
         set,
+        zero,
     } = w;
     let controls = page.controls;
     view! {
@@ -214,7 +213,7 @@ pub fn what_if(page: Page, w: WhatIf) -> impl IntoView {
                     prop:value=move || get(&controls.get()).map(format::exact).unwrap_or_default()
                     on:change=move |ev| {
                         page.mark_input(&ev);
-                        let v = read_what_if(page, label, &event_target_value(&ev));
+                        let v = read_what_if(page, label, &event_target_value(&ev), zero);
                         controls.update(|c| set(c, v));
                     }
                 />

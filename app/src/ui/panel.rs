@@ -6,7 +6,7 @@ use super::inputs::{self, custom_field, select, slider, Slider, WhatIf};
 use super::page::Page;
 use crate::format;
 use crate::keys::Key;
-use crate::state::{self, custom_max, Controls, Scaling, DEGREES, MAX_NODES};
+use crate::state::{self, custom_max, Controls, PlanInputs, Scaling, DEGREES, MAX_NODES};
 use leptos::prelude::*;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
@@ -122,6 +122,7 @@ pub fn panel(page: Page) -> impl IntoView {
             {model_and_data(page)}
             {layout(page)}
             {what_ifs(page)}
+            {planner(page)}
             {scenario_file(page)}
             <button
                 class="reset-all"
@@ -373,6 +374,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         placeholder: |c| format::sig3(state::gpu_of(c).peak_bf16.as_tflops()),
         get: |c| c.overrides.peak_tflops,
         set: |c, v| c.overrides.peak_tflops = v,
+        zero: false,
     },
     WhatIf {
         label: "HBM bandwidth",
@@ -381,6 +383,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         placeholder: |c| format::sig3(state::gpu_of(c).hbm_bandwidth.as_gb_s()),
         get: |c| c.overrides.hbm_gb_per_s,
         set: |c, v| c.overrides.hbm_gb_per_s = v,
+        zero: false,
     },
     WhatIf {
         label: "NVLink per GPU",
@@ -389,6 +392,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         placeholder: |c| format::sig3(state::gpu_of(c).nvlink.as_gb_s()),
         get: |c| c.overrides.nvlink_gb_per_s,
         set: |c, v| c.overrides.nvlink_gb_per_s = v,
+        zero: false,
     },
     WhatIf {
         label: "Cross-node data-parallel traffic under compute",
@@ -397,6 +401,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         placeholder: derived_dp_overlap,
         get: |c| c.overrides.dp_overlap_gb_per_s,
         set: |c, v| c.overrides.dp_overlap_gb_per_s = v,
+        zero: false,
     },
     WhatIf {
         label: "InfiniBand per GPU",
@@ -408,6 +413,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         },
         get: |c| c.overrides.network_gbps_per_gpu,
         set: |c, v| c.overrides.network_gbps_per_gpu = v,
+        zero: false,
     },
     WhatIf {
         label: "GPUs per node",
@@ -417,8 +423,104 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.gpus_per_node.map(f64::from),
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         set: |c, v| c.overrides.gpus_per_node = v.map(|v| (v.round() as u32).clamp(1, 1024)),
+        zero: false,
     },
 ];
+
+/// The planner's inputs: empty fields take the defaults shown.
+const PLAN_INPUTS: [WhatIf; 7] = [
+    WhatIf {
+        label: "Tokens to train on",
+        testid: "plan-tokens",
+        unit: "tokens",
+        placeholder: |c| format::si(c.plan.tokens_for(c), ""),
+        get: |c| c.plan.tokens,
+        set: |c, v| c.plan.tokens = v.map(|v| v.clamp(1.0, 1e16)),
+        zero: false,
+    },
+    WhatIf {
+        label: "Tokens per parameter, when no total is given",
+        testid: "plan-tpp",
+        unit: "Chinchilla: 20",
+        placeholder: |_| String::from("20"),
+        get: |c| {
+            planned(
+                c.plan.tokens_per_param,
+                PlanInputs::default().tokens_per_param,
+            )
+        },
+        set: |c, v| {
+            c.plan.tokens_per_param = v.map_or(PlanInputs::default().tokens_per_param, |v| {
+                v.clamp(1e-3, 1e6)
+            })
+        },
+        zero: false,
+    },
+    WhatIf {
+        label: "Price of a GPU-hour",
+        testid: "plan-price",
+        unit: "US dollars",
+        placeholder: |c| format::sig3(c.plan.price_for(c)),
+        get: |c| c.plan.price,
+        set: |c, v| c.plan.price = v.map(|v| v.clamp(0.0, 1e4)),
+        zero: true,
+    },
+    WhatIf {
+        label: "Rest of the node's power",
+        testid: "plan-overhead",
+        unit: "share of GPU power",
+        placeholder: |_| format::sig3(PlanInputs::default().overhead),
+        get: |c| planned(c.plan.overhead, PlanInputs::default().overhead),
+        set: |c, v| {
+            c.plan.overhead = v.map_or(PlanInputs::default().overhead, |v| v.clamp(0.0, 5.0))
+        },
+        zero: true,
+    },
+    WhatIf {
+        label: "Data centre PUE",
+        testid: "plan-pue",
+        unit: "facility over IT power",
+        placeholder: |_| format::sig3(PlanInputs::default().pue),
+        get: |c| planned(c.plan.pue, PlanInputs::default().pue),
+        set: |c, v| c.plan.pue = v.map_or(PlanInputs::default().pue, |v| v.clamp(1.0, 3.0)),
+        zero: false,
+    },
+    WhatIf {
+        label: "Grid carbon intensity",
+        testid: "plan-carbon",
+        unit: "kg CO2e per kWh",
+        placeholder: |_| format::sig3(PlanInputs::default().carbon),
+        get: |c| planned(c.plan.carbon, PlanInputs::default().carbon),
+        set: |c, v| c.plan.carbon = v.map_or(PlanInputs::default().carbon, |v| v.clamp(0.0, 2.0)),
+        zero: true,
+    },
+    WhatIf {
+        label: "Knee: least speed-up worth a doubling",
+        testid: "plan-knee",
+        unit: "x per 2x GPUs",
+        placeholder: |_| format::sig3(PlanInputs::default().knee),
+        get: |c| planned(c.plan.knee, PlanInputs::default().knee),
+        set: |c, v| c.plan.knee = v.map_or(PlanInputs::default().knee, |v| v.clamp(1.0, 2.0)),
+        zero: false,
+    },
+];
+
+/// A planner input with a default, as a what-if field holds it: empty
+/// (`None`) at the default.
+#[allow(clippy::float_cmp)]
+fn planned(v: f64, default: f64) -> Option<f64> {
+    (v != default).then_some(v)
+}
+
+fn planner(page: Page) -> impl IntoView {
+    view! {
+        <details class="overrides" data-testid="planner">
+            <summary>"Planning the run"</summary>
+            <p class="hint">"What training on a token budget costs: the readout and the planning chart use these."</p>
+            {PLAN_INPUTS.map(|w| inputs::what_if(page, w)).into_iter().collect_view()}
+        </details>
+    }
+}
 
 fn what_ifs(page: Page) -> impl IntoView {
     view! {

@@ -58,6 +58,17 @@ pub fn summary(page: Page) -> impl IntoView {
             {item("Power", "out-power", |r| format::si(r.power_w_per_gpu, "W per GPU"))}
             {item("Energy", "out-energy", |r| format::si(r.tokens_per_joule, "tokens/J"))}
             {item("Memory", "out-memory", |r| format!("{:.1} GiB per GPU", r.memory_gib_per_gpu))}
+            <div><dt title="Days and dollars to train on the planner's token budget at this setting's speed">"To train"</dt><dd data-testid="out-train">{value(|o, c| plan_cost(o, c).map(|k| format!(
+                "{} · {} · {} GPU-hours",
+                charts::plan::days(k.days),
+                charts::plan::dollars(k.cost_usd),
+                format::si(k.gpu_hours, "")
+            )))}</dd></div>
+            <div><dt title="Energy from the grid (GPUs, the rest of the node, the building) and its emissions">"Energy to train"</dt><dd data-testid="out-train-energy">{value(|o, c| plan_cost(o, c).map(|k| format!(
+                "{} MWh · {} t CO2e",
+                format::sig3(k.energy_mwh),
+                format::sig3(k.co2_tonnes)
+            )))}</dd></div>
             <div class="wide">
                 <dt>{move || layout_heading(page)}</dt>
                 <dd data-testid="out-layout">{value(|o, c| o.as_ref().ok().map(|(l, r)| format!(
@@ -69,6 +80,14 @@ pub fn summary(page: Page) -> impl IntoView {
             </div>
         </dl>
     }
+}
+
+/// What training on the planner's budget costs at `o`'s speed, if the
+/// budget can be used.
+fn plan_cost(o: &Outcome, c: &Controls) -> Option<scalescope_core::plan::Cost> {
+    let budget = c.plan.budget(c);
+    budget.check().ok()?;
+    report_of(o).map(|r| scalescope_core::plan::cost(&r, &budget))
 }
 
 fn layout_heading(page: Page) -> &'static str {

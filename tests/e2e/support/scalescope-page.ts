@@ -6,7 +6,7 @@ export interface PageProblems {
   pageErrors: string[];
 }
 
-/** The nine charts, by their data-testid suffix. */
+/** The ten charts, by their data-testid suffix. */
 export const CHARTS = [
   'throughput',
   'per-gpu',
@@ -17,6 +17,7 @@ export const CHARTS = [
   'collectives',
   'memory',
   'timeline',
+  'plan',
 ] as const;
 export type ChartId = (typeof CHARTS)[number];
 
@@ -31,6 +32,8 @@ export const READOUTS = [
   'energy',
   'memory',
   'layout',
+  'train',
+  'train-energy',
 ] as const;
 
 /** What the page shows at one moment: every chart's pixels and every readout. */
