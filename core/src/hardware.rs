@@ -187,6 +187,9 @@ pub struct Cluster {
     /// Groups inside one node get at least [`cal::NVSWITCH_OVERLAP_SHARE`]
     /// of the NVLink bus rate.
     pub dp_overlap_bandwidth: Option<Bandwidth>,
+    /// Share of the network line rate that NCCL's protocol reaches across
+    /// nodes ([`cal::NETWORK_EFFICIENCY`] unless a calibration sets it).
+    pub network_efficiency: f64,
 }
 
 impl Cluster {
@@ -200,6 +203,7 @@ impl Cluster {
             gpus_per_node: gpn,
             network_per_gpu: gpu.network_per_node / f64::from(gpn),
             dp_overlap_bandwidth: None,
+            network_efficiency: cal::NETWORK_EFFICIENCY,
         }
     }
 
@@ -221,7 +225,7 @@ impl Cluster {
     pub fn links(&self) -> Links {
         Links {
             nvlink: Self::nvlink_bus(&self.gpu),
-            network: self.network_per_gpu * cal::NETWORK_EFFICIENCY,
+            network: self.network_per_gpu * self.network_efficiency,
             base_latency: Seconds::us(cal::NCCL_BASE_LATENCY_US),
             nvlink_step: Seconds::us(cal::NCCL_NVLINK_STEP_US),
             network_step: Seconds::us(cal::NCCL_NETWORK_STEP_US),

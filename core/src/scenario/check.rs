@@ -81,13 +81,15 @@ impl Config {
         if let Some(b) = c.dp_overlap_bandwidth {
             positive_f(b.as_gb_s(), "hardware.dp_overlap_gb_per_s")?;
         }
-        // What the arithmetic reads of the GPU beyond the datasheet rates:
-        // efficiencies are fractions of a peak, power is positive and the
-        // idle draw below the limit, fp8 is a rate or absent.
+        // What the arithmetic reads of the GPU and the network beyond the
+        // datasheet rates: efficiencies are fractions of a peak or a line
+        // rate, power is positive and the idle draw below the limit, fp8 is
+        // a rate or absent.
         let g = &c.gpu;
         for (v, field) in [
             (g.gemm_efficiency, "gpu.gemm_efficiency"),
             (g.attention_efficiency, "gpu.attention_efficiency"),
+            (c.network_efficiency, "cluster.network_efficiency"),
         ] {
             if !(v > 0.0 && v <= 1.0) {
                 return Err(Error::OutOfRange {
