@@ -1,5 +1,6 @@
 //! Bar charts: the step-time breakdown, GPU generations, memory by part.
 
+use super::pins::{live, pin_bar, pin_legend};
 use super::{empty_message, layout_label, palette, Hit, FONT};
 use crate::format;
 use crate::state::Views;
@@ -11,7 +12,7 @@ use scalescope_core::evaluate::Breakdown;
 type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// One stacked segment: name, colour, value.
-type Segment = (&'static str, RGBColor, f64);
+pub(super) type Segment = (&'static str, RGBColor, f64);
 
 pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 7] {
     let dp = b.dp_allgather.exposed + b.dp_reduce_scatter.exposed + b.dp_allreduce.exposed;
@@ -141,7 +142,11 @@ fn cannot_run<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueTyp
     Ok((px, py))
 }
 
-fn stacked<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+pub(super) fn stacked<
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     x0: f64,
     x1: f64,
@@ -183,20 +188,57 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         )
         .map(|(h, s)| h / s.max(1e-12) * 100.0)
         .fold(100.0, f64::max);
-    let (plot, side) = with_legend(root, 8);
+    let pins = v.pins.len();
+    let (plot, side) = with_legend(root, 8 + pins);
     let mut chart = category_chart(&plot, &labels, "GPUs", "% of step time", hidden_max * 1.02)?;
     let mut hits = Vec::new();
     let current = v.controls.nodes;
     for (i, p) in v.points.iter().enumerate() {
         let x = i as f64;
+        for (k, pin) in v.pins.iter().enumerate() {
+            let at = pin.views.points.iter().find(|q| q.nodes == p.nodes);
+            if let Some((l, r)) = at.and_then(|q| q.outcome.as_ref().ok()) {
+                let segs = step_segments(&r.breakdown);
+                let text = format!(
+                    "{} · step {}\n{}",
+                    format::count(p.gpus, "GPUs"),
+                    format::duration(r.step_time_s),
+                    layout_label(l)
+                );
+                let scale = 100.0 / r.step_time_s.max(1e-12);
+                pin_bar(
+                    &mut chart,
+                    (x, k, pins),
+                    &segs,
+                    scale,
+                    &pin.name,
+                    text,
+                    &mut hits,
+                )?;
+            }
+        }
         match &p.outcome {
             Ok((l, r)) => {
                 let step = r.step_time_s.max(1e-12);
                 let scale = 100.0 / step;
                 let segs = step_segments(&r.breakdown);
-                stacked(&mut chart, x - 0.36, x - 0.02, &segs, scale, 1.0)?;
+                stacked(
+                    &mut chart,
+                    live(x, -0.36, pins),
+                    live(x, -0.02, pins),
+                    &segs,
+                    scale,
+                    1.0,
+                )?;
                 let hid = overlapped_segments(&r.breakdown);
-                stacked(&mut chart, x + 0.02, x + 0.36, &hid, scale, 0.45)?;
+                stacked(
+                    &mut chart,
+                    live(x, 0.02, pins),
+                    live(x, 0.36, pins),
+                    &hid,
+                    scale,
+                    0.45,
+                )?;
                 if p.nodes == current {
                     chart.draw_series(core::iter::once(Rectangle::new(
                         [(x - 0.45, 0.0), (x + 0.45, 100.0)],
@@ -241,6 +283,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         palette::VERMILLION,
         0.45,
     ));
+    legend.extend(pin_legend(v));
     draw_legend(&side, &legend)?;
     Ok(hits)
 }
@@ -328,7 +371,8 @@ pub(super) fn generations<DB: DrawingBackend>(
         .map(|(_, r)| r.mfu.max(r.exposed_comm_fraction) * 100.0)
         .fold(50.0, f64::max)
         * 1.15;
-    let (plot, side) = with_legend(root, 2);
+    let pins = v.pins.len();
+    let (plot, side) = with_legend(root, 2 + pins);
     let mut chart = category_chart(
         &plot,
         &labels,
@@ -339,16 +383,17 @@ pub(super) fn generations<DB: DrawingBackend>(
     let mut hits = Vec::new();
     for (i, g) in v.generations.iter().enumerate() {
         let x = i as f64;
+        pin_generations(&mut chart, v, (x, g.gpu.id), ymax, &mut hits)?;
         match &g.outcome {
             Ok((l, r)) => {
                 let mfu = r.mfu * 100.0;
                 let exp = r.exposed_comm_fraction * 100.0;
                 chart.draw_series(core::iter::once(Rectangle::new(
-                    [(x - 0.36, 0.0), (x - 0.02, mfu)],
+                    [(live(x, -0.36, pins), 0.0), (live(x, -0.02, pins), mfu)],
                     palette::BLUE.filled(),
                 )))?;
                 chart.draw_series(core::iter::once(Rectangle::new(
-                    [(x + 0.02, 0.0), (x + 0.36, exp)],
+                    [(live(x, 0.02, pins), 0.0), (live(x, 0.36, pins), exp)],
                     palette::VERMILLION.filled(),
                 )))?;
                 if g.gpu.id == v.controls.gpu {
@@ -386,18 +431,74 @@ pub(super) fn generations<DB: DrawingBackend>(
             }
         }
     }
-    draw_legend(
-        &side,
-        &[
-            (String::from("MFU"), palette::BLUE, 1.0),
-            (
-                String::from("exposed communication"),
-                palette::VERMILLION,
-                1.0,
-            ),
-        ],
-    )?;
+    let mut legend = vec![
+        (String::from("MFU"), palette::BLUE, 1.0),
+        (
+            String::from("exposed communication"),
+            palette::VERMILLION,
+            1.0,
+        ),
+    ];
+    legend.extend(pin_legend(v));
+    draw_legend(&side, &legend)?;
     Ok(hits)
+}
+
+/// The pins' MFU on GPU `id`, in the group at `x`.
+fn pin_generations<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    v: &Views,
+    (x, id): (f64, &str),
+    ymax: f64,
+    hits: &mut Vec<Hit>,
+) -> Res<(), DB> {
+    let pins = v.pins.len();
+    for (k, pin) in v.pins.iter().enumerate() {
+        let at = pin.views.generations.iter().find(|q| q.gpu.id == id);
+        if let Some((l, r)) = at.and_then(|q| q.outcome.as_ref().ok()) {
+            let text = format!("{id}: MFU {}\n{}", format::pct(r.mfu), layout_label(l));
+            let segs = [("MFU", palette::BLUE, (r.mfu * 100.0).min(ymax))];
+            pin_bar(chart, (x, k, pins), &segs, 1.0, &pin.name, text, hits)?;
+        }
+    }
+    Ok(())
+}
+
+/// A memory bar's parts, GiB.
+fn memory_parts(m: &scalescope_core::memory::Memory) -> [Segment; 6] {
+    let gib = |b: scalescope_core::units::Bytes| b.as_gib();
+    [
+        ("weights", palette::BLUE, gib(m.weights)),
+        ("gradients", palette::SKY, gib(m.gradients)),
+        ("optimizer state", palette::GREEN, gib(m.optimizer)),
+        ("activations", palette::ORANGE, gib(m.activations)),
+        ("buffers", palette::PURPLE, gib(m.buffers)),
+        ("runtime reserve", palette::GREY, gib(m.reserve)),
+    ]
+}
+
+/// The pins' memory at FSDP group `group`, in the group at `x`.
+fn pin_memory<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    v: &Views,
+    (x, group): (f64, u32),
+    ymax: f64,
+    hits: &mut Vec<Hit>,
+) -> Res<(), DB> {
+    let pins = v.pins.len();
+    for (k, pin) in v.pins.iter().enumerate() {
+        if let Some(q) = pin.views.memory.iter().find(|q| q.group == group) {
+            let full = q.memory.total().as_gib();
+            let text = format!(
+                "FSDP group of {}: {full:.1} GiB per GPU",
+                format::count(q.group, "GPUs"),
+            );
+            let scale = full.min(ymax) / full.max(1e-12);
+            let segs = memory_parts(&q.memory);
+            pin_bar(chart, (x, k, pins), &segs, scale, &pin.name, text, hits)?;
+        }
+    }
+    Ok(())
 }
 
 /// Chart 8: memory per GPU by part against the data-parallel group size,
@@ -426,7 +527,8 @@ pub(super) fn memory<DB: DrawingBackend>(
         .map(|m| gib(m.memory.total()))
         .fold(v.hbm_gib, f64::max)
         * 1.12;
-    let (plot, side) = with_legend(root, 6);
+    let pins = v.pins.len();
+    let (plot, side) = with_legend(root, 6 + pins);
     let mut chart = category_chart(
         &plot,
         &labels,
@@ -438,15 +540,16 @@ pub(super) fn memory<DB: DrawingBackend>(
     let current = v.current.as_ref().ok().map(|(_, r)| r.dp);
     for (i, m) in v.memory.iter().enumerate() {
         let x = i as f64;
-        let parts: [Segment; 6] = [
-            ("weights", palette::BLUE, gib(m.memory.weights)),
-            ("gradients", palette::SKY, gib(m.memory.gradients)),
-            ("optimizer state", palette::GREEN, gib(m.memory.optimizer)),
-            ("activations", palette::ORANGE, gib(m.memory.activations)),
-            ("buffers", palette::PURPLE, gib(m.memory.buffers)),
-            ("runtime reserve", palette::GREY, gib(m.memory.reserve)),
-        ];
-        stacked(&mut chart, x - 0.36, x + 0.36, &parts, 1.0, 1.0)?;
+        pin_memory(&mut chart, v, (x, m.group), ymax, &mut hits)?;
+        let parts = memory_parts(&m.memory);
+        stacked(
+            &mut chart,
+            live(x, -0.36, pins),
+            live(x, 0.36, pins),
+            &parts,
+            1.0,
+            1.0,
+        )?;
         let total = gib(m.memory.total());
         if current == Some(m.group) {
             chart.draw_series(core::iter::once(Rectangle::new(
@@ -484,16 +587,11 @@ pub(super) fn memory<DB: DrawingBackend>(
         (px - 90, py - 16),
         (FONT, 12).into_font().color(&palette::VERMILLION),
     ))?;
-    draw_legend(
-        &side,
-        &[
-            (String::from("weights"), palette::BLUE, 1.0),
-            (String::from("gradients"), palette::SKY, 1.0),
-            (String::from("optimizer state"), palette::GREEN, 1.0),
-            (String::from("activations"), palette::ORANGE, 1.0),
-            (String::from("buffers"), palette::PURPLE, 1.0),
-            (String::from("runtime reserve"), palette::GREY, 1.0),
-        ],
-    )?;
+    let mut legend: Vec<(String, RGBColor, f64)> = memory_parts(&Default::default())
+        .iter()
+        .map(|(n, c, _)| ((*n).to_owned(), *c, 1.0))
+        .collect();
+    legend.extend(pin_legend(v));
+    draw_legend(&side, &legend)?;
     Ok(hits)
 }

@@ -1,6 +1,7 @@
 //! Line charts against GPU (or node) count: throughput, per-GPU throughput
 //! and MFU, power and energy, collective bus bandwidth.
 
+use super::pins::{all_values, pin_colour, pin_lines, pin_names, with_pins};
 use super::{empty_message, palette, point_text, Hit, FONT};
 use crate::format;
 use crate::state::{Point, Views};
@@ -34,7 +35,7 @@ pub(super) fn log10_label(y: f64) -> String {
 }
 
 /// Valid sweep points as (log2 GPUs, GPUs, layout, report).
-fn valid(points: &[Point]) -> Vec<(f64, u32, Layout, Report)> {
+pub(super) fn valid(points: &[Point]) -> Vec<(f64, u32, Layout, Report)> {
     points
         .iter()
         .filter_map(|p| {
@@ -155,15 +156,8 @@ pub(super) fn throughput<DB: DrawingBackend>(
     // The y axis is log10 tokens/s; ideal linear scaling at log2 GPUs `x`.
     let ly = |t: f64| t.max(1e-9).log10();
     let ideal = |x: f64| ly(per_gpu0 * x.exp2());
-    let ymax = pts
-        .iter()
-        .map(|p| ly(p.3.tokens_per_s))
-        .fold(ideal(xr.end), f64::max);
-    let ymin = pts
-        .iter()
-        .map(|p| ly(p.3.tokens_per_s))
-        .fold(f64::MAX, f64::min)
-        - 0.3;
+    let ymax = all_values(v, |r| ly(r.tokens_per_s)).fold(ideal(xr.end), f64::max);
+    let ymin = all_values(v, |r| ly(r.tokens_per_s)).fold(f64::MAX, f64::min) - 0.3;
     let mut chart = ChartBuilder::on(root)
         .margin(10)
         .x_label_area_size(40)
@@ -203,12 +197,17 @@ pub(super) fn throughput<DB: DrawingBackend>(
     }
     current_ring(&mut chart, &pts, g, |r| ly(r.tokens_per_s))?;
     hits.extend(invalid_marks(&mut chart, &v.points, ymin + 0.05)?);
+    hits.extend(pin_lines(&mut chart, v, |r| ly(r.tokens_per_s))?);
+    let pins = pin_names(v);
     legend(
         &chart,
-        &[
-            ("linear scaling at the best per-GPU rate", palette::GREY, 2),
-            ("model", palette::BLUE, 3),
-        ],
+        &with_pins(
+            &[
+                ("linear scaling at the best per-GPU rate", palette::GREY, 2),
+                ("model", palette::BLUE, 3),
+            ],
+            &pins,
+        ),
         true,
     )?;
     Ok(hits)
@@ -368,12 +367,18 @@ fn dual_axis<DB: DrawingBackend>(
     }
     current_ring(&mut chart, &pts, g, left.value)?;
     hits.extend(invalid_marks(&mut chart, &v.points, left.max * 0.02)?);
-    legend(&chart, &[(left.name, lc, 3), (right.name, rc, 3)], false)?;
+    hits.extend(pin_lines(&mut chart, v, left.value)?);
+    let pins = pin_names(v);
+    legend(
+        &chart,
+        &with_pins(&[(left.name, lc, 3), (right.name, rc, 3)], &pins),
+        false,
+    )?;
     Ok(hits)
 }
 
 fn largest(v: &Views, f: fn(&Report) -> f64) -> f64 {
-    valid(&v.points).iter().map(|p| f(&p.3)).fold(0.0, f64::max)
+    all_values(v, f).fold(0.0, f64::max)
 }
 
 /// Chart 2: per-GPU tokens/s (left axis) and MFU (right axis).
@@ -439,6 +444,7 @@ pub(super) fn collectives<DB: DrawingBackend>(
     let xr = lx(f64::from(lo)) - 0.5..lx(f64::from(hi)) + 0.5;
     let ymax = c
         .iter()
+        .chain(v.pins.iter().flat_map(|p| p.views.collectives.iter()))
         .map(|b| b.allgather.max(b.allreduce))
         .fold(1.0, f64::max)
         * 1.2;
@@ -493,9 +499,43 @@ pub(super) fn collectives<DB: DrawingBackend>(
             });
         }
     }
+    // Each pin's AllReduce, dashed.
+    for (i, pin) in v.pins.iter().enumerate() {
+        let b = &pin.views.collectives;
+        chart.draw_series(DashedLineSeries::new(
+            b.iter().map(|b| (lx(f64::from(b.nodes)), b.allreduce)),
+            8,
+            5,
+            pin_colour(i).stroke_width(2),
+        ))?;
+        for b in b {
+            let (x, y) = chart.backend_coord(&(lx(f64::from(b.nodes)), b.allreduce));
+            hits.push(Hit {
+                x,
+                y,
+                text: format!(
+                    "pinned: {}\n{}, 1 GB message\nAllReduce: {:.0} GB/s bus bandwidth",
+                    pin.name,
+                    format::count(b.nodes, "nodes"),
+                    b.allreduce
+                ),
+            });
+        }
+    }
+    let pins: Vec<(String, RGBColor)> = v
+        .pins
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                format!("pinned: {} AllReduce (dashed)", p.name),
+                pin_colour(i),
+            )
+        })
+        .collect();
     legend(
         &chart,
-        &series.map(|(name, colour, _)| (name, colour, 3)),
+        &with_pins(&series.map(|(name, colour, _)| (name, colour, 3)), &pins),
         false,
     )?;
     Ok(hits)

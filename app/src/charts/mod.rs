@@ -8,6 +8,7 @@ pub mod describe;
 pub mod gantt;
 mod grid;
 mod lines;
+mod pins;
 pub mod plan;
 
 use crate::format;
@@ -175,6 +176,10 @@ pub fn draw<DB: DrawingBackend>(
         Chart::Timeline => gantt::timeline(root, views)?,
         Chart::Plan => plan::plan(root, views)?,
     };
+    let mut hits = hits;
+    if matches!(chart, Chart::Grid | Chart::Timeline) && !views.pins.is_empty() {
+        hits.extend(pins::pin_table(root, &pins::table_lines(chart, views))?);
+    }
     root.present()?;
     Ok(hits)
 }
@@ -290,6 +295,32 @@ mod tests {
                 assert!(!hits.is_empty(), "{chart:?} has nothing to hover");
                 assert!(hits.iter().all(|h| !h.text.contains("NaN")));
             }
+        }
+    }
+
+    #[test]
+    fn every_chart_draws_two_pins_beside_the_live_setting() {
+        let mut c = Controls::default();
+        c.pin(String::from("base"));
+        c.model = "llama2-13b";
+        c.tp = 2;
+        c.pin(String::from("13B TP 2"));
+        c.seq_len = 2048;
+        for chart in Chart::ALL {
+            let (svg, hits) = render(chart, &c);
+            assert!(!svg.contains("NaN"), "{chart:?} drew NaN");
+            let pinned = hits
+                .iter()
+                .filter(|h| h.text.starts_with("pinned: 13B TP 2"))
+                .count();
+            assert!(
+                pinned >= 1,
+                "{chart:?} has no hover target for the second pin: {:?}",
+                hits.iter()
+                    .map(|h| h.text.lines().next().unwrap_or_default().to_owned())
+                    .collect::<Vec<_>>()
+            );
+            assert!(svg.contains("13B TP 2"), "{chart:?} does not name the pin");
         }
     }
 

@@ -74,9 +74,15 @@ pub(super) fn plan<DB: DrawingBackend>(
         );
     }
     let l = |x: f64| x.max(1e-12).log10();
+    let pinned = pinned_plans(v);
+    let every = || {
+        pts.iter()
+            .map(|p| p.3)
+            .chain(pinned.iter().flat_map(|p| p.2.iter().map(|c| c.1)))
+    };
     let span = |f: fn(&Cost) -> f64| {
-        let lo = pts.iter().map(|p| l(f(&p.3))).fold(f64::MAX, f64::min);
-        let hi = pts.iter().map(|p| l(f(&p.3))).fold(f64::MIN, f64::max);
+        let lo = every().map(|c| l(f(&c))).fold(f64::MAX, f64::min);
+        let hi = every().map(|c| l(f(&c))).fold(f64::MIN, f64::max);
         let pad = ((hi - lo) * 0.12).max(0.08);
         lo - pad..hi + pad
     };
@@ -116,19 +122,7 @@ pub(super) fn plan<DB: DrawingBackend>(
             label.clone(),
         ))?;
         let mut text = cost_text(s.gpus, c, layout);
-        for (mark, name) in [
-            (marks.cheapest, "cheapest"),
-            (marks.fastest, "fastest"),
-            (
-                marks.knee,
-                "knee: the next doubling buys less than the knee speed-up",
-            ),
-        ] {
-            if mark == Some(*i) {
-                text.push('\n');
-                text.push_str(name);
-            }
-        }
+        text.push_str(&mark_names(marks, *i));
         hits.push(Hit { x, y, text });
     }
     for (mark, colour, size) in [
@@ -145,16 +139,61 @@ pub(super) fn plan<DB: DrawingBackend>(
         }
     }
     if let Some(p) = pts.iter().find(|p| p.1.nodes == v.controls.nodes) {
+        let (x, y) = at(&p.3);
+        let (dx, dy) = ((xr.end - xr.start) * 0.012, (yr.end - yr.start) * 0.02);
+        let corners = [(x - dx, y - dy), (x + dx, y + dy)];
         chart.draw_series(core::iter::once(Rectangle::new(
-            {
-                let (x, y) = at(&p.3);
-                let (dx, dy) = ((xr.end - xr.start) * 0.012, (yr.end - yr.start) * 0.02);
-                [(x - dx, y - dy), (x + dx, y + dy)]
-            },
+            corners,
             palette::INK.stroke_width(2),
         )))?;
     }
-    let cannot = view.sizes.len() - pts.len();
+    draw_pins(&mut chart, &pinned, &at, &mut hits)?;
+    plan_legend(&chart, v, view.sizes.len() - pts.len())?;
+    Ok(hits)
+}
+
+/// The marks size `i` carries, one per line, each after a line break.
+fn mark_names(marks: scalescope_core::plan::Marks, i: usize) -> String {
+    [
+        (marks.cheapest, "cheapest"),
+        (marks.fastest, "fastest"),
+        (
+            marks.knee,
+            "knee: the next doubling buys less than the knee speed-up",
+        ),
+    ]
+    .iter()
+    .filter(|(m, _)| *m == Some(i))
+    .map(|(_, name)| format!("\n{name}"))
+    .collect()
+}
+
+/// A pin's index, name and (GPUs, cost) at each size that runs.
+type PinPlan<'a> = (usize, &'a str, Vec<(u32, Cost)>);
+
+/// Each pin's plan, where its budget can be used.
+fn pinned_plans(v: &Views) -> Vec<PinPlan<'_>> {
+    v.pins
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let view = p.views.plan.as_ref().ok()?;
+            let costs = view
+                .sizes
+                .iter()
+                .filter_map(|s| s.cost.as_ref().ok().map(|(_, c)| (s.gpus, *c)))
+                .collect();
+            Some((i, p.name.as_str(), costs))
+        })
+        .collect()
+}
+
+/// The legend: the sizes, the marks, the sizes that cannot run, the pins.
+fn plan_legend<DB: DrawingBackend, CT: CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+    v: &Views,
+    cannot: usize,
+) -> Res<(), DB> {
     let note = format!("{} sizes cannot run (see Data)", cannot);
     let mut items = vec![
         ("cluster sizes (GPUs), current boxed", palette::BLUE, 2),
@@ -165,8 +204,43 @@ pub(super) fn plan<DB: DrawingBackend>(
     if cannot > 0 {
         items.push((note.as_str(), palette::GREY, 1));
     }
-    legend(&chart, &items, false)?;
-    Ok(hits)
+    let pins = super::pins::pin_names(v);
+    items.extend(pins.iter().map(|(n, c)| (n.as_str(), *c, 2)));
+    legend(chart, &items, false)
+}
+
+/// Each pin's plan as a dashed line, with hover text.
+fn draw_pins<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pinned: &[PinPlan<'_>],
+    at: &dyn Fn(&Cost) -> (f64, f64),
+    hits: &mut Vec<Hit>,
+) -> Res<(), DB> {
+    for (i, name, costs) in pinned {
+        let colour = super::pins::pin_colour(*i);
+        chart.draw_series(DashedLineSeries::new(
+            costs.iter().map(|c| at(&c.1)),
+            8,
+            5,
+            colour.stroke_width(2),
+        ))?;
+        for (gpus, c) in costs {
+            let p = at(c);
+            chart.draw_series(core::iter::once(Circle::new(p, 3, colour.filled())))?;
+            let (x, y) = chart.backend_coord(&p);
+            hits.push(Hit {
+                x,
+                y,
+                text: format!(
+                    "pinned: {name}\n{}: {} to train, {}",
+                    format::count(*gpus, "GPUs"),
+                    days(c.days),
+                    dollars(c.cost_usd)
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The chart's frame with a message inside, so that it is never blank.

@@ -2,7 +2,7 @@
 //! into controls: applied whole or not at all, with notices for what the
 //! explorer shows differently.
 
-use crate::state::{Controls, Outcome, Scaling, MAX_NODES};
+use crate::state::{Controls, Outcome, Scaling, MAX_NODES, MAX_PINS, MAX_PIN_NAME};
 use scalescope_core::error::Error as CoreError;
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::find_preset;
@@ -11,9 +11,32 @@ use scalescope_core::stack::Stack;
 
 /// The scenario file of the current setting, at the current node count.
 /// With the best-layout switch on, it holds the layout that was found
-/// there, so evaluating the file gives the numbers on screen.
+/// there, so evaluating the file gives the numbers on screen. With pins,
+/// the file is an array of named settings, the live one first:
+/// `[{"name": "Live setting", "scenario": {...}}, {"name": "Pin 1", ...}]`.
 #[must_use]
 pub fn scenario_json(c: &Controls, current: &Outcome) -> String {
+    if c.pins.is_empty() {
+        let mut text = serde_json::to_string_pretty(&scenario_of(c, current)).unwrap_or_default();
+        text.push('\n');
+        return text;
+    }
+    let named = |name: &str, s: Scenario| serde_json::json!({ "name": name, "scenario": s });
+    let mut all = vec![named(LIVE, scenario_of(&c.unpinned(), current))];
+    for p in &c.pins {
+        let views = crate::state::pinned_views(&p.controls);
+        all.push(named(&p.name, scenario_of(&p.controls, &views.current)));
+    }
+    let mut text = serde_json::to_string_pretty(&all).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The name of the live setting in a file with pins.
+const LIVE: &str = "Live setting";
+
+/// The scenario of `c`, with the layout found when the switch is on.
+fn scenario_of(c: &Controls, current: &Outcome) -> Scenario {
     let mut s = c.scenario_at(c.nodes, c.gpu);
     if c.best {
         if let Ok((layout, _)) = current {
@@ -22,9 +45,7 @@ pub fn scenario_json(c: &Controls, current: &Outcome) -> String {
             s.recompute = layout.recompute;
         }
     }
-    let mut text = serde_json::to_string_pretty(&s).unwrap_or_default();
-    text.push('\n');
-    text
+    s
 }
 
 /// Largest scenario file read, bytes: any real scenario is under 2 KB.
@@ -46,6 +67,72 @@ pub fn import_scenario(text: &str) -> Result<(Controls, Vec<String>), String> {
             MAX_SCENARIO_BYTES / 1024
         ));
     }
+    if text.trim_start().starts_with('[') {
+        return import_pinned(text);
+    }
+    import_one(text)
+}
+
+/// A file of named settings: the first is the live one, the others pins.
+fn import_pinned(text: &str) -> Result<(Controls, Vec<String>), String> {
+    let shape = "a file of several settings is an array of {\"name\", \"scenario\"}";
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let items = value.as_array().ok_or(shape)?;
+    if items.is_empty() {
+        // Read as one scenario, to say what a scenario file is.
+        return import_one(text);
+    }
+    let mut all = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let fields = item
+            .as_object()
+            .ok_or_else(|| format!("{shape}; setting {} is not", i + 1))?;
+        if let Some(k) = fields.keys().find(|k| *k != "name" && *k != "scenario") {
+            return Err(format!("setting {}: unknown field `{}`", i + 1, shorten(k)));
+        }
+        let name = fields
+            .get("name")
+            .and_then(serde_json::Value::as_str)
+            .ok_or_else(|| format!("setting {}: `name` is missing or not text", i + 1))?;
+        let scenario = fields
+            .get("scenario")
+            .ok_or_else(|| format!("setting {}: `scenario` is missing", i + 1))?;
+        all.push((name.to_owned(), scenario.to_string()));
+    }
+    if all.is_empty() || all.len() > 1 + MAX_PINS {
+        return Err(format!(
+            "a file of several settings holds 1 to {} of them, not {}",
+            1 + MAX_PINS,
+            all.len()
+        ));
+    }
+    let mut notices = Vec::new();
+    let mut settings = Vec::new();
+    for (i, (name, scenario)) in all.iter().enumerate() {
+        let (c, more) = import_one(scenario)
+            .map_err(|e| format!("setting {} (`{}`): {e}", i + 1, shorten(name)))?;
+        notices.extend(more.into_iter().map(|m| format!("{}: {m}", shorten(name))));
+        settings.push((name.clone(), c));
+    }
+    let mut settings = settings.into_iter();
+    let (_, mut live) = settings.next().ok_or("no setting")?;
+    for (name, c) in settings {
+        live.pins.push(crate::state::Pin {
+            name: name.chars().take(MAX_PIN_NAME).collect(),
+            controls: c,
+        });
+    }
+    Ok((live, notices))
+}
+
+/// At most 40 characters of a name, for a message.
+fn shorten(name: &str) -> String {
+    name.chars().take(MAX_PIN_NAME).collect()
+}
+
+/// One scenario file read into controls.
+fn import_one(text: &str) -> Result<(Controls, Vec<String>), String> {
     let s = read(text)?;
     // A file the explorer wrote for a setting that cannot run (TP not
     // dividing the heads, a batch that does not split) opens in that state,
@@ -278,6 +365,34 @@ mod tests {
         let (read, notices) = import_scenario(&text).unwrap();
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(read, c);
+    }
+
+    #[test]
+    fn pins_go_into_the_file_as_an_array_of_named_settings_and_back() {
+        let mut c = Controls {
+            tp: 2,
+            ..Controls::default()
+        };
+        c.pin(String::from("TP 2"));
+        c.model = "llama2-13b";
+        c.pin(String::from("13B"));
+        c.nodes = 64;
+        let text = scenario_json(&c, &Err(String::new()));
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v[0]["name"], "Live setting");
+        assert_eq!(v[1]["name"], "TP 2");
+        assert_eq!(v[1]["scenario"]["parallel"]["tp"], 2);
+        assert_eq!(v[2]["scenario"]["model"], "llama2-13b");
+        let (back, notices) = import_scenario(&text).unwrap();
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, c);
+        // A bad pin is named and nothing is opened.
+        let bad = text.replacen("\"tp\": 2", "\"tp\": \"two\"", 1);
+        let e = import_scenario(&bad).unwrap_err();
+        assert!(
+            e.starts_with("setting 1 (`Live setting`): `parallel.tp`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -107,6 +107,49 @@ pub struct Controls {
     pub overrides: Overrides,
     /// What the planner costs a run against.
     pub plan: super::PlanInputs,
+    /// Settings kept for comparison (at most [`MAX_PINS`], each with no
+    /// pins of its own), drawn beside the live one.
+    pub pins: Vec<Pin>,
+}
+
+/// Most settings kept for comparison.
+pub const MAX_PINS: usize = 4;
+/// Longest name of a pin, in characters.
+pub const MAX_PIN_NAME: usize = 40;
+
+/// A setting kept for comparison, with the name the user gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pin {
+    /// What the user calls it.
+    pub name: String,
+    /// The setting (its own `pins` empty).
+    pub controls: Controls,
+}
+
+impl Controls {
+    /// Keeps the current setting as a pin named `name` (the oldest pin
+    /// goes when there are [`MAX_PINS`] already).
+    pub fn pin(&mut self, name: String) {
+        let name = name.chars().take(MAX_PIN_NAME).collect();
+        let mut kept = self.clone();
+        kept.pins.clear();
+        if self.pins.len() >= MAX_PINS {
+            self.pins.remove(0);
+        }
+        self.pins.push(Pin {
+            name,
+            controls: kept,
+        });
+    }
+
+    /// These controls without their pins.
+    #[must_use]
+    pub fn unpinned(&self) -> Controls {
+        Controls {
+            pins: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 impl Default for Controls {
@@ -143,6 +186,7 @@ impl Default for Controls {
             best: false,
             overrides: Overrides::default(),
             plan: super::PlanInputs::default(),
+            pins: Vec::new(),
         }
     }
 }
@@ -228,6 +272,7 @@ impl Controls {
                 self.precision
             },
             stack: self.stack,
+            calibration: Default::default(),
         }
     }
 

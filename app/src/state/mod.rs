@@ -21,12 +21,12 @@ mod views;
 
 pub use collectives::{BusBandwidth, COLLECTIVE_MESSAGE};
 pub use controls::{
-    custom_max, gpu_of, model_of, Controls, Overrides, Scaling, DEGREES, MAX_NODES, MAX_WHAT_IF,
-    SEQ_RANGE, SLIDER_MAX_NODES,
+    custom_max, gpu_of, model_of, Controls, Overrides, Pin, Scaling, DEGREES, MAX_NODES, MAX_PINS,
+    MAX_PIN_NAME, MAX_WHAT_IF, SEQ_RANGE, SLIDER_MAX_NODES,
 };
 pub use count::read_count;
 pub use evaluate::{evaluate_at, Outcome};
 pub use grid::{Cell, Grid};
 pub use memory::MemoryPoint;
 pub use plan::{plan_of, PlanInputs, PlanSize, PlanView};
-pub use views::{compute, sweep_nodes, Generation, Point, Views};
+pub use views::{compute, pinned_views, sweep_nodes, Generation, Pinned, Point, Views};

@@ -10,6 +10,8 @@ use super::{
 };
 use scalescope_core::hardware::{Gpu, GPUS};
 use scalescope_core::timeline::Timeline;
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// One point of the scaling sweep.
 #[derive(Clone, Debug)]
@@ -59,6 +61,43 @@ pub struct Views {
     /// What training on the budget costs at each size of the sweep, or why
     /// the budget cannot be used.
     pub plan: Result<PlanView, String>,
+    /// The pinned settings' views, drawn beside these.
+    pub pins: Vec<Pinned>,
+}
+
+/// A pinned setting's name and views.
+#[derive(Clone, Debug)]
+pub struct Pinned {
+    /// What the user calls it.
+    pub name: String,
+    /// Its views (computed once: a pin does not change as the controls move).
+    pub views: Arc<Views>,
+}
+
+thread_local! {
+    /// The views of the settings pinned lately: a repaint reuses them.
+    static PINNED: RefCell<Vec<(Controls, Arc<Views>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The views of a pinned setting, computed once and reused.
+#[must_use]
+pub fn pinned_views(c: &Controls) -> Arc<Views> {
+    if let Some(v) = PINNED.with_borrow(|cache| {
+        cache
+            .iter()
+            .find(|(k, _)| k == c)
+            .map(|(_, v)| Arc::clone(v))
+    }) {
+        return v;
+    }
+    let v = Arc::new(compute(c));
+    PINNED.with_borrow_mut(|cache| {
+        if cache.len() >= 2 * super::MAX_PINS {
+            cache.remove(0);
+        }
+        cache.push((c.clone(), Arc::clone(&v)));
+    });
+    v
 }
 
 /// Computes every view from the controls.
@@ -93,6 +132,14 @@ pub fn compute(c: &Controls) -> Views {
     let memory = memory_points(c, &current);
     let timeline = timeline_of(c, &current);
     let plan = plan_of(c, &points);
+    let pins = c
+        .pins
+        .iter()
+        .map(|p| Pinned {
+            name: p.name.clone(),
+            views: pinned_views(&p.controls.unpinned()),
+        })
+        .collect();
     Views {
         controls: c.clone(),
         points,
@@ -105,6 +152,7 @@ pub fn compute(c: &Controls) -> Views {
         timeline,
         timeline_zoom: None,
         plan,
+        pins,
     }
 }
 

@@ -14,6 +14,7 @@
 //! took (for the budget script).
 
 mod cards;
+mod compare;
 mod dom;
 mod embed;
 mod inputs;
@@ -133,6 +134,7 @@ pub fn App() -> impl IntoView {
                 {readout::notice_box(page)}
                 {readout::import_error(page)}
                 <div class="readout" aria-live="polite">{readout::summary(page)}{readout::message(page)}</div>
+                {compare::view(page)}
                 <div class="cards">{cards::cards(page, painter)}</div>
             </section>
         </main>

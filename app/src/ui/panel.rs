@@ -128,7 +128,11 @@ pub fn panel(page: Page) -> impl IntoView {
                 class="reset-all"
                 type="button"
                 data-testid="reset-all"
-                on:click=move |_| controls.set(Controls::default())
+                on:click=move |_| controls.update(|c| {
+                    // Pins stay: they are what the reset setting is compared with.
+                    let pins = core::mem::take(&mut c.pins);
+                    *c = Controls { pins, ..Controls::default() };
+                })
             >"Reset every control"</button>
         </aside>
     }
