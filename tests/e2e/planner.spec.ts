@@ -13,7 +13,7 @@ async function planCsv(page: Page): Promise<string[][]> {
 
 async function setPlan(app: ScaleScopePage, testid: string, value: string): Promise<void> {
   const input = app.page.getByTestId(testid);
-  if (!(await input.isVisible())) await app.page.getByText('Planning the run').click();
+  if (!(await input.isVisible())) await app.page.getByTestId('planner').locator('summary').click();
   await app.repaintAfter(async () => {
     await input.fill(value);
     await input.press('Enter');
@@ -30,7 +30,7 @@ test.describe('planning a run', () => {
     await app.waitForChartDrawn(app.chart('plan'));
     await expect(page.getByTestId('summary-plan')).toContainText('costs least on');
     // The readout: Llama-2 7B on Chinchilla's 140 B tokens at the default setting.
-    await expect(app.readout('train')).toContainText('days');
+    await expect(app.readout('train')).toContainText(/hours|days/);
     await expect(app.readout('train')).toContainText('$');
     await expect(app.readout('train-energy')).toContainText('MWh');
 
@@ -50,7 +50,7 @@ test.describe('planning a run', () => {
       expect(Number(r[col('days')])).toBeGreaterThanOrEqual(fastest);
       // Days times GPUs is GPU-hours.
       const gpuHours = Number(r[col('days')]) * 24 * Number(r[col('gpus')]);
-      expect(Math.abs(gpuHours - Number(r[col('gpu_hours')])) / gpuHours).toBeLessThan(1e-6);
+      expect(Math.abs(gpuHours - Number(r[col('gpu_hours')])) / gpuHours).toBeLessThan(1e-4);
     }
     app.expectNoProblems();
   });
@@ -70,7 +70,7 @@ test.describe('planning a run', () => {
     // 2 T tokens against 20 x 6.7 B, at $4 against $2.50 an H100-hour.
     const ratio = cost(after) / cost(before);
     const expected = (gpuHours(after) / gpuHours(before)) * (4 / 2.5);
-    expect(Math.abs(ratio - expected) / expected).toBeLessThan(1e-6);
+    expect(Math.abs(ratio - expected) / expected).toBeLessThan(1e-4);
     await expect(page).toHaveURL(/tokens=2000000000000/);
     await expect(page).toHaveURL(/price=4/);
     await expect(page).toHaveURL(/pue=1.5/);

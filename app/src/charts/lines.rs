@@ -106,8 +106,17 @@ pub(super) fn legend<DB: DrawingBackend, CT: CoordTranslate>(
     items: &[(&str, RGBColor, u32)],
     upper: bool,
 ) -> Res<(), DB> {
+    legend_at(chart, items, (upper, false))
+}
+
+/// [`legend`] in a corner: upper or lower, right or left.
+pub(super) fn legend_at<DB: DrawingBackend, CT: CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+    items: &[(&str, RGBColor, u32)],
+    (upper, right): (bool, bool),
+) -> Res<(), DB> {
     let area = chart.plotting_area().strip_coord_spec();
-    let (_, h) = area.dim_in_pixel();
+    let (w, h) = area.dim_in_pixel();
     let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     let mut widest = 0;
     for (name, _, _) in items {
@@ -115,7 +124,11 @@ pub(super) fn legend<DB: DrawingBackend, CT: CoordTranslate>(
     }
     let width = i32::try_from(widest).unwrap_or(200) + 40;
     let height = 18 * i32::try_from(items.len()).unwrap_or(1) + 6;
-    let x0 = 8;
+    let x0 = if right {
+        (i32::try_from(w).unwrap_or(0) - width - 8).max(8)
+    } else {
+        8
+    };
     let y0 = if upper {
         8
     } else {

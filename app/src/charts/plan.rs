@@ -2,7 +2,7 @@
 //! cluster size of the sweep, with the cheapest, the fastest and the knee
 //! marked.
 
-use super::lines::{legend, log10_label};
+use super::lines::{legend_at, log10_label};
 use super::{empty_message, layout_label, palette, Hit, FONT};
 use crate::format;
 use crate::state::{PlanSize, Views};
@@ -206,7 +206,7 @@ fn plan_legend<DB: DrawingBackend, CT: CoordTranslate>(
     }
     let pins = super::pins::pin_names(v);
     items.extend(pins.iter().map(|(n, c)| (n.as_str(), *c, 2)));
-    legend(chart, &items, false)
+    legend_at(chart, &items, (true, true))
 }
 
 /// Each pin's plan as a dashed line, with hover text.

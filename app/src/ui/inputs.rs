@@ -4,7 +4,7 @@
 
 use super::page::Page;
 use crate::format;
-use crate::state::{Controls, MAX_WHAT_IF};
+use crate::state::Controls;
 use leptos::prelude::*;
 
 /// Reads one count from the controls.
@@ -164,19 +164,21 @@ pub struct WhatIf {
     pub set: fn(&mut Controls, Option<f64>),
     /// Whether zero is a value (a price, a carbon intensity), not a mistake.
     pub zero: bool,
+    /// The largest value taken; more is clamped, with a notice.
+    pub max: f64,
 }
 
 /// Reads a typed what-if: empty is the datasheet value, silently; beyond
 /// the range, the largest value; anything else not positive, the datasheet
 /// value, with a notice.
-fn read_what_if(page: Page, label: &str, raw: &str, zero: bool) -> Option<f64> {
+fn read_what_if(page: Page, label: &str, raw: &str, (zero, max): (bool, f64)) -> Option<f64> {
     let v = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite());
     match v {
         _ if raw.trim().is_empty() => None,
-        Some(v) if v > MAX_WHAT_IF => {
-            let why = format!("is out of range: using {}", format::exact(MAX_WHAT_IF));
+        Some(v) if v > max => {
+            let why = format!("is out of range: using {}", format::exact(max));
             page.typed_notice(label, raw, &why);
-            Some(MAX_WHAT_IF)
+            Some(max)
         }
         Some(v) if v > 0.0 || (zero && v == 0.0) => Some(v),
         _ => {
@@ -196,6 +198,7 @@ pub fn what_if(page: Page, w: WhatIf) -> impl IntoView {
         get,
         set,
         zero,
+        max,
     } = w;
     let controls = page.controls;
     view! {
@@ -213,7 +216,7 @@ pub fn what_if(page: Page, w: WhatIf) -> impl IntoView {
                     prop:value=move || get(&controls.get()).map(format::exact).unwrap_or_default()
                     on:change=move |ev| {
                         page.mark_input(&ev);
-                        let v = read_what_if(page, label, &event_target_value(&ev), zero);
+                        let v = read_what_if(page, label, &event_target_value(&ev), (zero, max));
                         controls.update(|c| set(c, v));
                     }
                 />

@@ -6,7 +6,9 @@ use super::inputs::{self, custom_field, select, slider, Slider, WhatIf};
 use super::page::Page;
 use crate::format;
 use crate::keys::Key;
-use crate::state::{self, custom_max, Controls, PlanInputs, Scaling, DEGREES, MAX_NODES};
+use crate::state::{
+    self, custom_max, Controls, PlanInputs, Scaling, DEGREES, MAX_NODES, MAX_WHAT_IF,
+};
 use leptos::prelude::*;
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, PRESETS};
@@ -379,6 +381,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.peak_tflops,
         set: |c, v| c.overrides.peak_tflops = v,
         zero: false,
+        max: MAX_WHAT_IF,
     },
     WhatIf {
         label: "HBM bandwidth",
@@ -388,6 +391,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.hbm_gb_per_s,
         set: |c, v| c.overrides.hbm_gb_per_s = v,
         zero: false,
+        max: MAX_WHAT_IF,
     },
     WhatIf {
         label: "NVLink per GPU",
@@ -397,6 +401,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.nvlink_gb_per_s,
         set: |c, v| c.overrides.nvlink_gb_per_s = v,
         zero: false,
+        max: MAX_WHAT_IF,
     },
     WhatIf {
         label: "Cross-node data-parallel traffic under compute",
@@ -406,6 +411,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.dp_overlap_gb_per_s,
         set: |c, v| c.overrides.dp_overlap_gb_per_s = v,
         zero: false,
+        max: MAX_WHAT_IF,
     },
     WhatIf {
         label: "InfiniBand per GPU",
@@ -418,6 +424,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.network_gbps_per_gpu,
         set: |c, v| c.overrides.network_gbps_per_gpu = v,
         zero: false,
+        max: MAX_WHAT_IF,
     },
     WhatIf {
         label: "GPUs per node",
@@ -428,6 +435,7 @@ const WHAT_IFS: [WhatIf; 6] = [
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         set: |c, v| c.overrides.gpus_per_node = v.map(|v| (v.round() as u32).clamp(1, 1024)),
         zero: false,
+        max: MAX_WHAT_IF,
     },
 ];
 
@@ -441,6 +449,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
         get: |c| c.plan.tokens,
         set: |c, v| c.plan.tokens = v.map(|v| v.clamp(1.0, 1e16)),
         zero: false,
+        max: 1e16,
     },
     WhatIf {
         label: "Tokens per parameter, when no total is given",
@@ -459,6 +468,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
             })
         },
         zero: false,
+        max: 1e6,
     },
     WhatIf {
         label: "Price of a GPU-hour",
@@ -468,6 +478,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
         get: |c| c.plan.price,
         set: |c, v| c.plan.price = v.map(|v| v.clamp(0.0, 1e4)),
         zero: true,
+        max: 1e4,
     },
     WhatIf {
         label: "Rest of the node's power",
@@ -479,6 +490,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
             c.plan.overhead = v.map_or(PlanInputs::default().overhead, |v| v.clamp(0.0, 5.0))
         },
         zero: true,
+        max: 5.0,
     },
     WhatIf {
         label: "Data centre PUE",
@@ -488,6 +500,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
         get: |c| planned(c.plan.pue, PlanInputs::default().pue),
         set: |c, v| c.plan.pue = v.map_or(PlanInputs::default().pue, |v| v.clamp(1.0, 3.0)),
         zero: false,
+        max: 3.0,
     },
     WhatIf {
         label: "Grid carbon intensity",
@@ -497,6 +510,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
         get: |c| planned(c.plan.carbon, PlanInputs::default().carbon),
         set: |c, v| c.plan.carbon = v.map_or(PlanInputs::default().carbon, |v| v.clamp(0.0, 2.0)),
         zero: true,
+        max: 2.0,
     },
     WhatIf {
         label: "Knee: least speed-up worth a doubling",
@@ -506,6 +520,7 @@ const PLAN_INPUTS: [WhatIf; 7] = [
         get: |c| planned(c.plan.knee, PlanInputs::default().knee),
         set: |c, v| c.plan.knee = v.map_or(PlanInputs::default().knee, |v| v.clamp(1.0, 2.0)),
         zero: false,
+        max: 2.0,
     },
 ];
 
