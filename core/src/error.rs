@@ -114,6 +114,18 @@ pub enum Error {
         /// Largest accepted value.
         max: f64,
     },
+    /// A calibrated constant (a scenario's `calibration`) outside the
+    /// range the model accepts for it, or not a number.
+    CalibrationOutOfRange {
+        /// The constant's name in the scenario's `calibration`.
+        field: &'static str,
+        /// The value given.
+        value: f64,
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
+    },
     /// No layout of the search space fits in memory.
     NoLayoutFits,
     /// The GPU cannot run the chosen precision.
@@ -180,6 +192,10 @@ impl fmt::Display for Error {
             Self::OutOfRange { field, min, max } => {
                 write!(f, "`{field}` must lie between {min} and {max}")
             }
+            Self::CalibrationOutOfRange { field, value, min, max } => write!(
+                f,
+                "`calibration.{field}` is {value}: it must lie between {min} and {max}; set it inside that range or leave it out to keep the model's default"
+            ),
             Self::NoLayoutFits => f.write_str(
                 "no parallel layout fits in GPU memory: add nodes, shorten the context or pick a smaller model",
             ),

@@ -5,6 +5,12 @@
 //! each bounded to a physical range. A fit is judged on data it did not
 //! see: [`leave_one_source_out`] predicts each source with constants
 //! fitted on the others.
+//!
+//! The two bounded optimisers here are shared with [`crate::calibrate`]:
+//! [`coordinate_search`] (golden section on one constant at a time,
+//! robust at kinks) and [`least_squares`] (Levenberg-Marquardt with
+//! numeric derivatives, projected onto the bounds: a few evaluations per
+//! step where constants trade off against each other).
 
 use crate::scenario::Config;
 use crate::stack::{Stack, StackId};
@@ -154,6 +160,135 @@ pub(crate) fn coordinate_search(
         }
     }
     best
+}
+
+/// Bounded least squares: the `x` within `bounds` that minimises the sum
+/// of squares of `residuals(x, out)` (which fills `out`, one entry per
+/// observation), by Levenberg-Marquardt steps with forward-difference
+/// derivatives, each step clamped to the bounds and a constant held where
+/// it sits at a bound the step would cross. At most `steps` accepted
+/// steps; stops early when a step gains less than a part in 10^12.
+/// Returns the sum of squares at `x`.
+pub(crate) fn least_squares(
+    x: &mut [f64],
+    bounds: &[(f64, f64)],
+    steps: usize,
+    mut residuals: impl FnMut(&[f64], &mut Vec<f64>),
+) -> f64 {
+    let k = x.len().min(bounds.len());
+    let sum_sq = |r: &[f64]| r.iter().map(|e| e * e).sum::<f64>();
+    let (mut r, mut trial) = (Vec::new(), Vec::new());
+    residuals(x, &mut r);
+    let mut loss = sum_sq(&r);
+    let mut damping = 1e-3;
+    let mut jacobian: Vec<Vec<f64>> = (0..k).map(|_| Vec::new()).collect();
+    let mut xt = x.to_vec();
+    for _step in 0..steps {
+        for (j, column) in jacobian.iter_mut().enumerate() {
+            let (lo, hi) = bounds[j];
+            let h = 1e-6 * (hi - lo).max(1e-9);
+            let h = if x[j] + h <= hi { h } else { -h };
+            xt.copy_from_slice(x);
+            xt[j] += h;
+            residuals(&xt, column);
+            for (c, e) in column.iter_mut().zip(&r) {
+                *c = (*c - e) / h;
+            }
+        }
+        // Normal equations: A = J'J, g = J'r.
+        let mut a = [[0.0; 4]; 4];
+        let mut g = [0.0; 4];
+        for i in 0..k.min(4) {
+            g[i] = jacobian[i].iter().zip(&r).map(|(j, e)| j * e).sum();
+            for l in 0..k.min(4) {
+                a[i][l] = jacobian[i]
+                    .iter()
+                    .zip(&jacobian[l])
+                    .map(|(p, q)| p * q)
+                    .sum();
+            }
+        }
+        // A constant at a bound that descent would push past is held.
+        let held: Vec<bool> = (0..k.min(4))
+            .map(|i| {
+                let (lo, hi) = bounds[i];
+                (x[i] <= lo && g[i] > 0.0) || (x[i] >= hi && g[i] < 0.0)
+            })
+            .collect();
+        let mut accepted = false;
+        while damping < 1e12 {
+            let d = damped_step(&a, &g, &held, damping);
+            for i in 0..k {
+                let (lo, hi) = bounds[i];
+                xt[i] = (x[i] + d.get(i).copied().unwrap_or(0.0)).clamp(lo, hi);
+            }
+            residuals(&xt, &mut trial);
+            let l = sum_sq(&trial);
+            if l < loss {
+                let gain = loss - l;
+                x[..k].copy_from_slice(&xt[..k]);
+                core::mem::swap(&mut r, &mut trial);
+                loss = l;
+                damping = (damping * 0.1).max(1e-12);
+                accepted = gain > 1e-12 * loss && loss > 1e-24;
+                break;
+            }
+            damping *= 10.0;
+        }
+        if !accepted {
+            break;
+        }
+    }
+    loss
+}
+
+/// The Levenberg-Marquardt step `-(A + damping diag(A))^-1 g` over the
+/// constants not `held`, by Gaussian elimination with partial pivoting; a
+/// constant with no pivot (no observation depends on it) does not move.
+fn damped_step(a: &[[f64; 4]; 4], g: &[f64; 4], held: &[bool], damping: f64) -> [f64; 4] {
+    let n = held.len().min(4);
+    let mut m = [[0.0; 5]; 4];
+    for i in 0..n {
+        for l in 0..n {
+            m[i][l] = if held[i] || held[l] { 0.0 } else { a[i][l] };
+        }
+        m[i][i] = if held[i] {
+            1.0
+        } else {
+            a[i][i] * (1.0 + damping) + 1e-30
+        };
+        m[i][4] = if held[i] { 0.0 } else { -g[i] };
+    }
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&p, &q| m[p][col].abs().total_cmp(&m[q][col].abs()))
+            .unwrap_or(col);
+        m.swap(col, pivot);
+        let p = m[col][col];
+        if p.abs() < 1e-300 || !p.is_finite() {
+            continue;
+        }
+        let pivot_row = m[col];
+        for (i, row) in m.iter_mut().enumerate().take(n) {
+            if i != col {
+                let f = row[col] / p;
+                for (v, q) in row.iter_mut().zip(pivot_row).skip(col) {
+                    *v -= f * q;
+                }
+            }
+        }
+    }
+    let mut d = [0.0; 4];
+    for i in 0..n {
+        let p = m[i][i];
+        let v = m[i][4] / p;
+        d[i] = if p.abs() < 1e-300 || !v.is_finite() {
+            0.0
+        } else {
+            v
+        };
+    }
+    d
 }
 
 /// The constants fitted on every published run.

@@ -22,6 +22,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod calibrate;
 pub mod calibration;
 pub mod collective;
 pub mod error;

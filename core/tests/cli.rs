@@ -126,3 +126,69 @@ fn a_plan_prints_each_size_and_marks_the_cheapest_and_the_fastest() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`pue` must lie between 1 and 3"));
 }
+
+const RUNS: &str = "# three runs on H100
+gpu,nodes,model,seq,global_batch,micro_batch,tp,pp,dp,stack,metric,value
+h100,1,llama2-7b,4096,16,2,1,1,fsdp,megatron,tokens_per_gpu,8648
+h100,4,llama2-7b,4096,64,2,1,1,fsdp,megatron,step_time,0.8755
+
+h100,32,llama2-7b,4096,64,2,8,1,fsdp,megatron,tokens_per_gpu,4839
+";
+
+#[test]
+fn calibrate_fits_measured_runs_and_prints_a_table() {
+    let out = scalescope(&["calibrate", "-"], RUNS);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "gemm_efficiency",
+        "network_efficiency",
+        "dp_overlap_share",
+        "model before",
+        "rms error: before",
+        "\"calibration\": {\"gemm_efficiency\":",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    // One row per run, numbered.
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("3  h100 x32")),
+        "{text}"
+    );
+    let out = scalescope(&["calibrate", "-", "--free", "gemm"], RUNS);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("network_efficiency"), "{text}");
+}
+
+#[test]
+fn calibrate_names_the_line_and_field_of_a_bad_run() {
+    let bad = RUNS.replace(",4839", ",-12");
+    let out = scalescope(&["calibrate", "-"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 6, field `value`: negative throughput -12"),
+        "{err}"
+    );
+    let out = scalescope(&["calibrate", "-", "--free", "gemm,flops"], RUNS);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--free `flops`"));
+}
+
+#[test]
+fn calibrate_refuses_more_free_constants_than_runs() {
+    let two: String = RUNS.lines().take(4).map(|l| format!("{l}\n")).collect();
+    let out = scalescope(&["calibrate", "-", "--free", "gemm,network,overlap"], &two);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("3 free constants need at least 3 runs, and there are 2"),
+        "{err}"
+    );
+}

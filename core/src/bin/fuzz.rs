@@ -11,6 +11,7 @@
 //! layout that does not divide, an fp8 run on A100, a value out of range)
 //! come on top and are counted by reason.
 
+use scalescope_core::calibrate::{Calibration, CONSTANTS};
 use scalescope_core::evaluate::{evaluate, Report};
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, Model, PRESETS};
@@ -144,7 +145,28 @@ fn scenario(r: &mut Rng) -> Scenario {
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
         precision: r.pick(&[Precision::Bf16, Precision::Fp16, Precision::Fp8]),
         stack: r.pick(&STACKS),
+        calibration: calibration(r),
     }
+}
+
+/// Mostly none; sometimes fitted constants, mostly within their bounds.
+fn calibration(r: &mut Rng) -> Calibration {
+    let mut cal = Calibration::default();
+    if r.chance(20) {
+        for c in CONSTANTS {
+            if r.chance(50) {
+                let (lo, hi) = c.bounds();
+                let unit = (r.next() >> 11) as f64 / (1u64 << 53) as f64;
+                let v = if r.chance(80) {
+                    lo + (hi - lo) * unit
+                } else {
+                    r.what_if()
+                };
+                cal.set(c, Some(v));
+            }
+        }
+    }
+    cal
 }
 
 /// Why a report is wrong, if it is.

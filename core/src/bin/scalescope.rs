@@ -28,6 +28,9 @@ const USAGE: &str = "usage:
   scalescope timeline FILE [--format json|trace]
                                        the step as intervals on each stream; trace is
                                        Chrome's trace event format (opens in Perfetto)
+  scalescope calibrate RUNS.csv [--free gemm,network,overlap,attention]
+                                       constants fitted to measured runs, beside their
+                                       defaults, and each run's error before and after
   scalescope findings                  the paper's findings F1-F14, paper vs model
   scalescope validate                  published training runs, measured vs model
   scalescope calibration               every calibrated constant and its source
@@ -47,6 +50,9 @@ macro_rules! outln {
         }
     }};
 }
+
+#[path = "scalescope/calibrate.rs"]
+mod calibrate;
 
 /// The most layouts `search --top` prints.
 const MAX_TOP: usize = 10_000;
@@ -96,16 +102,21 @@ fn clip(s: &str) -> String {
 
 fn read_scenario(path: Option<&String>) -> Result<Scenario, String> {
     let path = path.ok_or_else(|| USAGE.to_string())?;
-    let text = if path == "-" {
+    let text = read_input(path)?;
+    scalescope_core::json::read_scenario(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The text of the file at `path`, or of standard input for `-`.
+fn read_input(path: &str) -> Result<String, String> {
+    if path == "-" {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
             .map_err(|e| format!("reading stdin: {e}"))?;
-        s
+        Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?
-    };
-    scalescope_core::json::read_scenario(&text).map_err(|e| format!("{path}: {e}"))
+        std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))
+    }
 }
 
 /// Published runs per stack and source: each run, the errors, the fitted
@@ -185,6 +196,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("search") => search_json(args),
         Some("timeline") => timeline_json(args),
         Some("plan") => plan_csv(args),
+        Some("calibrate") => calibrate::table(args),
         Some("validate") => {
             validate();
             Ok(())
@@ -515,6 +527,7 @@ fn bench() {
         best.unwrap_or_default()
     );
     bench_timeline();
+    calibrate::bench();
     std::hint::black_box(sink);
 }
 

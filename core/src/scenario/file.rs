@@ -1,6 +1,7 @@
 //! The scenario file: the serde types of the public file format, with their
 //! defaults, and the example file.
 
+use crate::calibrate::Calibration;
 use crate::model::Model;
 use crate::stack::StackId;
 use alloc::string::String;
@@ -27,6 +28,20 @@ pub enum DataParallel {
     Hsdp,
 }
 
+impl DataParallel {
+    /// The flavour as scenario files spell it (`fsdp_full`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Self::Ddp => "ddp",
+            Self::Zero1 => "zero1",
+            Self::Fsdp => "fsdp",
+            Self::FsdpFull => "fsdp_full",
+            Self::Hsdp => "hsdp",
+        }
+    }
+}
+
 /// Pipeline schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -38,6 +53,18 @@ pub enum Schedule {
     OneFOneB,
     /// Interleaved 1F1B with `virtual_stages` model chunks per GPU.
     Interleaved,
+}
+
+impl Schedule {
+    /// The schedule as scenario files spell it (`1f1b`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Self::Gpipe => "gpipe",
+            Self::OneFOneB => "1f1b",
+            Self::Interleaved => "interleaved",
+        }
+    }
 }
 
 /// Activation recomputation.
@@ -52,6 +79,18 @@ pub enum Recompute {
     Full,
 }
 
+impl Recompute {
+    /// The mode as scenario files spell it (`selective`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Selective => "selective",
+            Self::Full => "full",
+        }
+    }
+}
+
 /// Number format of the matmuls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -62,6 +101,18 @@ pub enum Precision {
     Fp16,
     /// fp8 matmuls (Transformer Engine); attention and the rest stay bf16.
     Fp8,
+}
+
+impl Precision {
+    /// The format as scenario files spell it (`bf16`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Self::Bf16 => "bf16",
+            Self::Fp16 => "fp16",
+            Self::Fp8 => "fp8",
+        }
+    }
 }
 
 /// The parallel layout, as written in a scenario file.
@@ -191,6 +242,10 @@ pub struct Scenario {
     /// The software stack that runs the step (default `paper`).
     #[serde(default)]
     pub stack: StackId,
+    /// Constants fitted to the user's own measured runs
+    /// ([`crate::calibrate`]); empty by default, the model's own constants.
+    #[serde(default, skip_serializing_if = "Calibration::is_empty")]
+    pub calibration: Calibration,
 }
 
 fn default_recompute() -> Recompute {
@@ -232,6 +287,7 @@ impl Scenario {
             recompute: Recompute::None,
             precision: Precision::Bf16,
             stack: StackId::Paper,
+            calibration: Calibration::default(),
         }
     }
 }

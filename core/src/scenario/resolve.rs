@@ -1,5 +1,5 @@
 //! From a scenario file to a configuration: names looked up, overrides
-//! applied, each checked by the field's name.
+//! and the calibration applied, each checked by the field's name.
 
 use super::check::{positive, positive_f};
 use super::{limits, Config, Layout, ModelSpec, Scenario};
@@ -10,7 +10,7 @@ use crate::stack::Stack;
 use crate::units::{Bandwidth, Bytes, FlopRate};
 
 impl Scenario {
-    /// Resolves names and overrides and checks the result.
+    /// Resolves names, overrides and the calibration, and checks the result.
     ///
     /// ```
     /// use scalescope_core::scenario::*;
@@ -24,7 +24,7 @@ impl Scenario {
         Ok(cfg)
     }
 
-    /// Resolves names and overrides without checking the layout against
+    /// Resolves names, overrides and the calibration without checking the layout against
     /// the cluster: the base a layout search starts from, where the
     /// scenario's own degrees and micro-batch are replaced anyway.
     pub fn resolve(&self) -> Result<Config, Error> {
@@ -70,7 +70,7 @@ impl Scenario {
             ModelSpec::Preset(id) => preset(id).ok_or(Error::UnknownModel)?,
             ModelSpec::Custom(m) => *m,
         };
-        let cfg = Config {
+        let mut cfg = Config {
             cluster,
             model,
             seq_len: self.seq_len,
@@ -83,6 +83,8 @@ impl Scenario {
             precision: self.precision,
             stack: Stack::of(self.stack),
         };
+        self.calibration.check()?;
+        self.calibration.apply(&mut cfg);
         Ok(cfg)
     }
 }

@@ -233,3 +233,23 @@ fn a_mistake_inside_a_custom_model_names_the_field() {
         .to_config()
         .is_ok());
 }
+
+#[test]
+fn each_choices_key_is_its_spelling_in_the_file() {
+    fn spelled<T: serde::Serialize>(v: T) -> alloc::string::String {
+        serde_json::to_string(&v).unwrap().trim_matches('"').into()
+    }
+    use DataParallel as D;
+    for dp in [D::Ddp, D::Zero1, D::Fsdp, D::FsdpFull, D::Hsdp] {
+        assert_eq!(dp.key(), spelled(dp));
+    }
+    for s in [Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved] {
+        assert_eq!(s.key(), spelled(s));
+    }
+    for r in [Recompute::None, Recompute::Selective, Recompute::Full] {
+        assert_eq!(r.key(), spelled(r));
+    }
+    for p in [Precision::Bf16, Precision::Fp16, Precision::Fp8] {
+        assert_eq!(p.key(), spelled(p));
+    }
+}
