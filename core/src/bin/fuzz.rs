@@ -1,9 +1,11 @@
 //! `fuzz`: a seeded random-scenario campaign over the scenario parser,
-//! evaluation, layout search and sweeps. Every scenario goes through the
+//! evaluation, layout search, sweeps and calibration fits. Every scenario goes through the
 //! public path (`Scenario` -> `to_config` -> `evaluate`); every report must
 //! be finite, with MFU and HFU in [0, 1], the step equal to its breakdown and
-//! no exposed communication above its total. Any failure prints the scenario
-//! and exits 1; otherwise the counts are printed.
+//! no exposed communication above its total; every fit to runs made of
+//! them is refused by name or finite, its constants within their bounds.
+//! Any failure prints the scenario and exits 1; otherwise the counts are
+//! printed.
 //!
 //!   fuzz [--evaluations N] [--seed S]     (default 10,000,000 and 1)
 //!
@@ -11,7 +13,7 @@
 //! layout that does not divide, an fp8 run on A100, a value out of range)
 //! come on top and are counted by reason.
 
-use scalescope_core::calibrate::{Calibration, CONSTANTS};
+use scalescope_core::calibrate::{self, Calibration, Measured, Metric, CONSTANTS};
 use scalescope_core::evaluate::{evaluate, Report};
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, Model, PRESETS};
@@ -259,6 +261,7 @@ struct Counts {
     sweep_points: u64,
     timelines: u64,
     documents: u64,
+    fits: u64,
     failures: u64,
     /// Refusals by the kind of error (its variant's name).
     reasons: std::collections::BTreeMap<String, u64>,
@@ -271,12 +274,62 @@ fn fail(what: &str, s: &Scenario, why: &str) {
     );
 }
 
+/// A value measured of `rep` in `metric`: the model's, up to four times
+/// off either way, or sometimes no measurement at all.
+fn measured(r: &mut Rng, metric: Metric, rep: &Report) -> f64 {
+    let unit = (r.next() >> 11) as f64 / (1u64 << 53) as f64;
+    match r.below(20) {
+        0 => r.what_if(),
+        1 => 1e300,
+        _ => metric.of(rep) * 4f64.powf(2.0 * unit - 1.0),
+    }
+}
+
+/// Why a fit of random free constants to `runs` is wrong, if it is: it
+/// must be refused with a named error or give finite numbers and
+/// constants within their bounds; the runs written as CSV, and a few bytes
+/// of it changed, are read or refused without a panic.
+fn fit_fault(r: &mut Rng, runs: &[Measured]) -> Option<String> {
+    let free: Vec<_> = CONSTANTS.into_iter().filter(|_| r.chance(60)).collect();
+    if let Ok(rep) = calibrate::fit(runs, &free, Calibration::default()) {
+        let mut numbers = [rep.rms_before, rep.rms_after].into_iter().chain(
+            rep.runs
+                .iter()
+                .flat_map(|f| [f.before, f.after, f.model_before, f.model_after]),
+        );
+        if let Some(bad) = numbers.find(|v| !v.is_finite()) {
+            return Some(format!("fit: {bad} in its report"));
+        }
+        for f in &rep.fitted {
+            let (lo, hi) = f.constant.bounds();
+            if !(lo..=hi).contains(&f.value) {
+                return Some(format!(
+                    "fit: {} = {} out of its bounds",
+                    f.constant.name(),
+                    f.value
+                ));
+            }
+        }
+    }
+    let mut bytes = calibrate::write_csv(runs).into_bytes();
+    for _ in 0..=r.below(4) {
+        if bytes.is_empty() {
+            break;
+        }
+        let at = usize::try_from(r.below(bytes.len() as u64)).unwrap_or(0);
+        bytes[at] = r.pick(b"0123456789,#\n-.eE xyz");
+    }
+    let _ = calibrate::read_csv(&String::from_utf8_lossy(&bytes));
+    None
+}
+
 /// One campaign from `seed`, until `n` scenarios have been evaluated (the
 /// ones refused with a named error come on top).
 fn campaign(n: u64, seed: u64) -> Counts {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut c = Counts::default();
     let explorer = SearchSpace::explorer(DataParallel::Fsdp);
+    let mut runs = Vec::new();
     while c.evaluated < n && c.scenarios < n.saturating_mul(100).max(1000) {
         let s = scenario(&mut r);
         c.scenarios += 1;
@@ -299,6 +352,23 @@ fn campaign(n: u64, seed: u64) -> Counts {
                             fail("search", &s, &why);
                             c.failures += 1;
                         }
+                    }
+                }
+                if c.evaluated % 100 == 3 {
+                    let metric = r.pick(&[Metric::TokensPerGpu, Metric::StepTime, Metric::Mfu]);
+                    let value = measured(&mut r, metric, &rep);
+                    runs.push(Measured {
+                        scenario: s.clone(),
+                        metric,
+                        value,
+                    });
+                    if runs.len() >= 6 {
+                        c.fits += 1;
+                        if let Some(why) = fit_fault(&mut r, &runs) {
+                            fail("calibrate", &s, &why);
+                            c.failures += 1;
+                        }
+                        runs.clear();
                     }
                 }
                 if c.evaluated % 200 == 7 {
@@ -400,6 +470,7 @@ fn main() -> ExitCode {
         total.layouts += c.layouts;
         total.sweep_points += c.sweep_points;
         total.documents += c.documents;
+        total.fits += c.fits;
         total.failures += c.failures;
         for (k, v) in &c.reasons {
             *total.reasons.entry(k.clone()).or_default() += v;
@@ -407,7 +478,7 @@ fn main() -> ExitCode {
     }
     println!(
         "fuzz (seed {seed}): {} scenarios in {:.1} s: {} evaluated, {} refused with a named error; \
-         {} searches ({} best layouts checked), {} sweep points, {} timelines, {} mutated documents; {} failures",
+         {} searches ({} best layouts checked), {} sweep points, {} timelines, {} mutated documents, {} fits; {} failures",
         total.scenarios,
         t.elapsed().as_secs_f64(),
         total.evaluated,
@@ -417,6 +488,7 @@ fn main() -> ExitCode {
         total.sweep_points,
         total.timelines,
         total.documents,
+        total.fits,
         total.failures
     );
     let mut reasons: Vec<_> = total.reasons.iter().collect();
