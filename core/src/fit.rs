@@ -315,3 +315,38 @@ pub fn leave_one_source_out() -> Vec<(&'static str, Fitted, Errors)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Residuals whose unbounded least-squares solution, (2, 0.5), lies
+    /// outside `x0 <= 1`: the bounded one is x0 = 1, x1 = 1 (the best x1
+    /// with x0 held there).
+    fn residuals(x: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend([x[0] - 2.0, x[1] - 0.5, x[0] + x[1] - 2.5]);
+    }
+
+    #[test]
+    fn both_optimisers_find_the_bounded_least_squares_solution() {
+        let bounds = [(0.0, 1.0), (0.0, 3.0)];
+        let mut x = [0.2, 0.2];
+        let loss = least_squares(&mut x, &bounds, 30, residuals);
+        assert!(
+            (x[0] - 1.0).abs() < 1e-9 && (x[1] - 1.0).abs() < 1e-6,
+            "{x:?}"
+        );
+        assert!((loss - 1.5).abs() < 1e-9, "{loss}");
+        let mut y = [0.2, 0.2];
+        let mut r = Vec::new();
+        coordinate_search(&mut y, &bounds, 12, 30, |y| {
+            residuals(y, &mut r);
+            r.iter().map(|e| e * e).sum()
+        });
+        assert!(
+            (y[0] - 1.0).abs() < 1e-4 && (y[1] - 1.0).abs() < 1e-3,
+            "{y:?}"
+        );
+    }
+}

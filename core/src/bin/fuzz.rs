@@ -1,11 +1,11 @@
 //! `fuzz`: a seeded random-scenario campaign over the scenario parser,
-//! evaluation, layout search, sweeps and calibration fits. Every scenario goes through the
-//! public path (`Scenario` -> `to_config` -> `evaluate`); every report must
-//! be finite, with MFU and HFU in [0, 1], the step equal to its breakdown and
-//! no exposed communication above its total; every fit to runs made of
-//! them is refused by name or finite, its constants within their bounds.
-//! Any failure prints the scenario and exits 1; otherwise the counts are
-//! printed.
+//! evaluation, layout search, sweeps and calibration fits. Every scenario
+//! goes through the public path (`Scenario` -> `to_config` -> `evaluate`);
+//! every report must be finite, with MFU and HFU in [0, 1], the step equal
+//! to its breakdown and no exposed communication above its total; every
+//! fit to runs made of them is refused by name or finite, its constants
+//! within their bounds. Any failure prints the scenario and exits 1;
+//! otherwise the counts are printed.
 //!
 //!   fuzz [--evaluations N] [--seed S]     (default 10,000,000 and 1)
 //!
