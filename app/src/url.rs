@@ -9,6 +9,7 @@ use crate::state::{
     custom_max, read_count, Controls, Overrides, PlanInputs, Scaling, DEGREES, MAX_NODES, MAX_PINS,
     MAX_PIN_NAME, MAX_WHAT_IF, SEQ_RANGE,
 };
+use scalescope_core::calibrate::Constant;
 use scalescope_core::hardware::gpu_by_id;
 use scalescope_core::model::{find_preset, Mlp};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
@@ -104,6 +105,14 @@ pub fn to_query(c: &Controls) -> String {
             out.push((k, crate::format::exact(v)));
         }
     }
+    for (key, constant) in CALIBRATION_KEYS {
+        if let Some(v) = c.calibration.get(constant) {
+            out.push((key, crate::format::exact(v)));
+        }
+    }
+    if !c.calibrated && !c.calibration.is_empty() {
+        out.push(("cal", String::from("0")));
+    }
     for (key, pin) in PIN_KEYS.iter().zip(&c.pins) {
         let mut inner = to_query(&pin.controls);
         if !inner.is_empty() {
@@ -120,6 +129,38 @@ pub fn to_query(c: &Controls) -> String {
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// The link key of each constant a calibration may set.
+const CALIBRATION_KEYS: [(&str, Constant); 4] = [
+    ("cgemm", Constant::GemmEfficiency),
+    ("cnet", Constant::NetworkEfficiency),
+    ("coverlap", Constant::DpOverlapShare),
+    ("cattn", Constant::AttentionEfficiency),
+];
+
+/// A calibrated constant (clamped into its bounds, with a notice), or
+/// `cal=0` (the calibration kept but not drawn): whether the value was
+/// valid, or `None` if the key is not one of these.
+fn read_calibration(c: &mut Controls, p: &mut Param, off: &mut bool) -> Option<bool> {
+    if p.key == "cal" {
+        *off = p.value == "0";
+        return Some(matches!(p.value, "0" | "1"));
+    }
+    let &(_, constant) = CALIBRATION_KEYS.iter().find(|(k, _)| *k == p.key)?;
+    let Some(x) = p.value.trim().parse::<f64>().ok().filter(|x| x.is_finite()) else {
+        return Some(false);
+    };
+    let (lo, hi) = constant.bounds();
+    let v = x.clamp(lo, hi);
+    if v != x {
+        let (k, shown_v) = (shown(p.key), shown(p.value));
+        let exact = crate::format::exact(v);
+        p.notices
+            .push(format!("`{k}={shown_v}` is out of range: using {exact}"));
+    }
+    c.calibration.set(constant, Some(v));
+    Some(true)
 }
 
 /// The link keys of the pinned settings, in pin order: each holds the
@@ -345,6 +386,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
     let mut c = Controls::default();
     let mut notices = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    let mut cal_off = false;
     for (key, value) in params(query) {
         if seen.contains(&key) {
             let k = shown(&key);
@@ -365,6 +407,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             .or_else(|| read_hardware(&mut c.overrides, &mut p))
             .or_else(|| read_plan(&mut c.plan, &mut p))
             .or_else(|| read_pin(&mut c, &mut p))
+            .or_else(|| read_calibration(&mut c, &mut p, &mut cal_off))
             // Read by `embed_of`.
             .or_else(|| (key == EMBED).then_some(true));
         match ok {
@@ -373,6 +416,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
             None => notices.push(ignored("unknown parameter")),
         }
     }
+    c.calibrated = !c.calibration.is_empty() && !cal_off;
     (c, notices)
 }
 

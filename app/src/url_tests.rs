@@ -58,6 +58,12 @@ fn every_control_round_trips() {
             knee: 1.7,
         },
         pins: Vec::new(),
+        calibration: scalescope_core::calibrate::Calibration {
+            gemm_efficiency: Some(0.51),
+            network_efficiency: Some(0.8),
+            ..Default::default()
+        },
+        calibrated: true,
     };
     let q = to_query(&c);
     let (back, notices) = from_query(&format!("?{q}"));

@@ -151,6 +151,8 @@ fn import_one(text: &str) -> Result<(Controls, Vec<String>), String> {
     model(&s, &mut c);
     layout(&s, &mut c, &mut notices);
     batch(&s, &mut c);
+    c.calibration = s.calibration;
+    c.calibrated = !s.calibration.is_empty();
     // The same ranges as a link's: whatever a link would clamp is clamped
     // here too, and said so.
     let (checked, clamped) = crate::url::from_query(&crate::url::to_query(&c));

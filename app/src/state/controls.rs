@@ -2,6 +2,7 @@
 //! setting as the default, the limits typed fields and links share, and the
 //! scenario the controls describe at a node count.
 
+use scalescope_core::calibrate::Calibration;
 use scalescope_core::hardware::{gpu_by_id, Gpu};
 use scalescope_core::model::{Mlp, Model, PRESETS};
 use scalescope_core::scenario::{
@@ -110,6 +111,10 @@ pub struct Controls {
     /// Settings kept for comparison (at most [`MAX_PINS`], each with no
     /// pins of its own), drawn beside the live one.
     pub pins: Vec<Pin>,
+    /// Constants fitted to the user's measured runs.
+    pub calibration: Calibration,
+    /// Whether every chart is drawn with [`Controls::calibration`].
+    pub calibrated: bool,
 }
 
 /// Most settings kept for comparison.
@@ -187,6 +192,8 @@ impl Default for Controls {
             overrides: Overrides::default(),
             plan: super::PlanInputs::default(),
             pins: Vec::new(),
+            calibration: Calibration::default(),
+            calibrated: false,
         }
     }
 }
@@ -272,7 +279,11 @@ impl Controls {
                 self.precision
             },
             stack: self.stack,
-            calibration: Default::default(),
+            calibration: if self.calibrated {
+                self.calibration
+            } else {
+                Calibration::default()
+            },
         }
     }
 

@@ -10,6 +10,7 @@
 //! (memory per GPU against the FSDP group) and `plan` (what training on a
 //! token budget costs at each size of the sweep).
 
+mod calibrate;
 mod collectives;
 mod controls;
 mod count;
@@ -19,6 +20,7 @@ mod memory;
 mod plan;
 mod views;
 
+pub use calibrate::{fit_csv, FREE_BY_DEFAULT};
 pub use collectives::{BusBandwidth, COLLECTIVE_MESSAGE};
 pub use controls::{
     custom_max, gpu_of, model_of, Controls, Overrides, Pin, Scaling, DEGREES, MAX_NODES, MAX_PINS,

@@ -13,6 +13,7 @@
 //! and repaints every chart in the same task, then records how long that
 //! took (for the budget script).
 
+mod calibrate;
 mod cards;
 mod compare;
 mod dom;
@@ -133,6 +134,7 @@ pub fn App() -> impl IntoView {
                 {move || page.tour_at.get().map(|i| tour::panel(i, page.tour_at, page.controls))}
                 {readout::notice_box(page)}
                 {readout::import_error(page)}
+                {calibrate::banner(page)}
                 <div class="readout" aria-live="polite">{readout::summary(page)}{readout::message(page)}</div>
                 {compare::view(page)}
                 <div class="cards">{cards::cards(page, painter)}</div>

@@ -346,14 +346,14 @@ fn publish_timings(page: Page, draw: u32, t0: f64, t1: f64) {
     }
 }
 
-fn now_ms() -> f64 {
+pub(super) fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
 }
 
 /// Publishes a timing on `<body data-...>` for the budget script.
-fn publish(name: &str, value: &str) {
+pub(super) fn publish(name: &str, value: &str) {
     if let Some(body) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())

@@ -125,6 +125,7 @@ pub fn panel(page: Page) -> impl IntoView {
             {layout(page)}
             {what_ifs(page)}
             {planner(page)}
+            {super::calibrate::section(page)}
             {scenario_file(page)}
             <button
                 class="reset-all"
