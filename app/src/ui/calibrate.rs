@@ -33,51 +33,41 @@ fn summary(cal: &Calibration) -> String {
         .join(", ")
 }
 
-/// The fit's report: constants beside their defaults, each run's error
-/// before and after, and the warnings.
-fn report_view(r: &FitReport) -> impl IntoView {
-    let constants = r
-        .fitted
-        .iter()
-        .map(|f| {
-            view! {
-                <tr>
-                    <th scope="row">{label(f.constant)}</th>
-                    <td>{format::sig3(f.default)}</td>
-                    <td>{format::sig3(f.value)}{if f.at_bound { " (at its bound)" } else { "" }}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let runs = r
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let pct = |x: f64| format!("{:+.1} %", x * 100.0);
-            view! { <tr><th scope="row">{i + 1}</th><td>{pct(run.before)}</td><td>{pct(run.after)}</td></tr> }
-        })
-        .collect_view();
-    let warnings = r
-        .warnings
-        .iter()
-        .map(|w| view! { <li>{w.clone()}</li> })
-        .collect_view();
-    view! {
-        <div data-testid="calibrate-report">
-            <table class="fit">
-                <caption>"Fitted constants"</caption>
-                <thead><tr><th scope="col">"constant"</th><th scope="col">"default"</th><th scope="col">"fitted"</th></tr></thead>
-                <tbody>{constants}</tbody>
-            </table>
-            <table class="fit">
-                <caption>{format!("Each run's error: rms {} before, {} after", format::pct(r.rms_before), format::pct(r.rms_after))}</caption>
-                <thead><tr><th scope="col">"run"</th><th scope="col">"before"</th><th scope="col">"after"</th></tr></thead>
-                <tbody>{runs}</tbody>
-            </table>
-            <ul class="warnings" data-testid="calibrate-warnings">{warnings}</ul>
-        </div>
+/// The fit's report as HTML (escaped): constants beside their defaults,
+/// each run's error before and after, and the warnings.
+fn report_html(r: &FitReport) -> String {
+    let esc = format::escape_html;
+    let mut h = String::from(
+        "<div data-testid=\"calibrate-report\"><table class=\"fit\"><caption>Fitted constants</caption><thead><tr><th scope=\"col\">constant</th><th scope=\"col\">default</th><th scope=\"col\">fitted</th></tr></thead><tbody>",
+    );
+    for f in &r.fitted {
+        h.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}{}</td></tr>",
+            label(f.constant),
+            format::sig3(f.default),
+            format::sig3(f.value),
+            if f.at_bound { " (at its bound)" } else { "" }
+        ));
     }
+    h.push_str(&format!(
+        "</tbody></table><table class=\"fit\"><caption>Each run's error: rms {} before, {} after</caption><thead><tr><th scope=\"col\">run</th><th scope=\"col\">before</th><th scope=\"col\">after</th></tr></thead><tbody>",
+        format::pct(r.rms_before),
+        format::pct(r.rms_after)
+    ));
+    for (i, run) in r.runs.iter().enumerate() {
+        h.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th><td>{:+.1} %</td><td>{:+.1} %</td></tr>",
+            i + 1,
+            run.before * 100.0,
+            run.after * 100.0
+        ));
+    }
+    h.push_str("</tbody></table><ul class=\"warnings\" data-testid=\"calibrate-warnings\">");
+    for w in &r.warnings {
+        h.push_str(&format!("<li>{}</li>", esc(w)));
+    }
+    h.push_str("</ul></div>");
+    h
 }
 
 /// The panel's calibration section.
@@ -160,7 +150,7 @@ pub fn section(page: Page) -> impl IntoView {
                 Some(Err(e)) => Some(view! {
                     <p class="message" role="alert" data-testid="calibrate-error">{format!("{e}. The calibration was not changed.")}</p>
                 }.into_any()),
-                Some(Ok(r)) => Some(report_view(r).into_any()),
+                Some(Ok(r)) => Some(view! { <div inner_html=report_html(r)></div> }.into_any()),
             })}
             <label class="check">
                 <input

@@ -108,71 +108,71 @@ fn cell(col: &Column, first: Option<&Column>, row: &Row) -> String {
     text
 }
 
-/// The comparison table, or nothing without pins.
-fn table(page: Page) -> impl IntoView {
-    move || {
-        let (live, c) = page.readout.get()?;
-        if c.pins.is_empty() {
-            return None;
-        }
-        let cols = columns(&c, live);
-        let first = cols.first();
-        let head = cols
-            .iter()
-            .map(|col| view! { <th scope="col">{col.name.clone()}</th> })
-            .collect_view();
-        let to_train = |col: &Column| -> String {
-            let budget = col.controls.plan.budget(&col.controls);
-            match (&col.outcome, budget.check()) {
-                (Ok((_, r)), Ok(())) => {
-                    let k = scalescope_core::plan::cost(r, &budget);
-                    format!(
-                        "{} · {}",
-                        charts::plan::days(k.days),
-                        charts::plan::dollars(k.cost_usd)
-                    )
-                }
-                _ => String::from("–"),
-            }
-        };
-        let body = ROWS
-            .iter()
-            .map(|row| {
-                let cells = cols
-                    .iter()
-                    .map(|col| view! { <td>{cell(col, first, row)}</td> })
-                    .collect_view();
-                view! { <tr><th scope="row">{row.0}</th>{cells}</tr> }
-            })
-            .collect_view();
-        let train = cols
-            .iter()
-            .map(|col| view! { <td>{to_train(col)}</td> })
-            .collect_view();
-        let layouts = cols
-            .iter()
-            .map(|col| {
-                let text = match &col.outcome {
-                    Ok((l, _)) => charts::layout_label(l),
-                    Err(e) => e.clone(),
-                };
-                view! { <td>{text}</td> }
-            })
-            .collect_view();
-        Some(view! {
-            <div class="compare-table">
-                <table data-testid="compare-table">
-                    <caption>"Each pinned setting beside the live one; (x…) is the ratio to the first pin."</caption>
-                    <thead><tr><th scope="col">"Readout"</th>{head}</tr></thead>
-                    <tbody>
-                        {body}
-                        <tr><th scope="row">"To train"</th>{train}</tr>
-                        <tr><th scope="row">"Layout"</th>{layouts}</tr>
-                    </tbody>
-                </table>
-            </div>
-        })
+/// The comparison table as HTML (escaped; as the model page, text is cheaper
+/// in the site than reactive views), or nothing without pins.
+fn table_html(live: Outcome, c: &Controls) -> String {
+    if c.pins.is_empty() {
+        return String::new();
     }
+    let cols = columns(c, live);
+    let first = cols.first();
+    let esc = format::escape_html;
+    let mut h = String::from(
+        "<table data-testid=\"compare-table\"><caption>Each pinned setting beside the live one; (x…) is the ratio to the first pin.</caption><thead><tr><th scope=\"col\">Readout</th>",
+    );
+    for col in &cols {
+        h.push_str(&format!("<th scope=\"col\">{}</th>", esc(&col.name)));
+    }
+    h.push_str("</tr></thead><tbody>");
+    let mut row = |name: &str, cells: Vec<String>| {
+        h.push_str(&format!("<tr><th scope=\"row\">{name}</th>"));
+        for cell in cells {
+            h.push_str(&format!("<td>{}</td>", esc(&cell)));
+        }
+        h.push_str("</tr>");
+    };
+    for r in &ROWS {
+        row(r.0, cols.iter().map(|col| cell(col, first, r)).collect());
+    }
+    row("To train", cols.iter().map(to_train).collect());
+    row(
+        "Layout",
+        cols.iter()
+            .map(|col| match &col.outcome {
+                Ok((l, _)) => charts::layout_label(l),
+                Err(e) => e.clone(),
+            })
+            .collect(),
+    );
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// Days and dollars to train on the column's own budget.
+fn to_train(col: &Column) -> String {
+    let budget = col.controls.plan.budget(&col.controls);
+    match (&col.outcome, budget.check()) {
+        (Ok((_, r)), Ok(())) => {
+            let k = scalescope_core::plan::cost(r, &budget);
+            format!(
+                "{} · {}",
+                charts::plan::days(k.days),
+                charts::plan::dollars(k.cost_usd)
+            )
+        }
+        _ => String::from("–"),
+    }
+}
+
+/// The comparison table, following every repaint.
+fn table(page: Page) -> impl IntoView {
+    let html = move || {
+        page.readout
+            .get()
+            .map(|(live, c)| table_html(live, &c))
+            .unwrap_or_default()
+    };
+    view! { <div class="compare-table" inner_html=html></div> }
 }
 
 /// The pins, each with its name field and a remove button.
