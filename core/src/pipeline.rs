@@ -76,10 +76,26 @@ impl Step {
         let own_last = (b.step() - b.bubble - b.pp.exposed).0;
         let first_back = last_passes - last.mb_dp.edges.0 + others * (bwd + send);
         let own_first = self.m * first_mb.0;
+        // Plain 1F1B: the first stage starts micro-batch j + pp only after
+        // micro-batch j's backward is back, a round trip through every stage
+        // and link; the last micro-batch's round trip ends the step.
+        // A stage's part of the trip is its time for one micro-batch less
+        // the last scatter, which the next stage down does not wait for.
+        let round_trips = if p.schedule == Schedule::OneFOneB {
+            let edges = last.mb_dp.edges.0;
+            let trip = (first_mb.0 - edges).max(0.0) * others
+                + (last.per_mb.0 - edges).max(0.0)
+                + 2.0 * others * send;
+            let rounds = crate::math::floor((self.m - 1.0) / f64::from(p.pp)) + 1.0;
+            rounds * trip
+        } else {
+            0.0
+        };
         (last_passes + b.optimizer.0)
             .max(own_last)
             .max(first_back)
             .max(own_first)
+            .max(round_trips)
     }
 
     /// The pipeline's bubble and exposed sends of each stage in `stages`
