@@ -309,9 +309,9 @@ const TRIANGLE: [(i32, i32); 3] = [(0, -5), (-4, 3), (5, 3)];
 fn dual_axis<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
-    left: &Side,
-    right: &Side,
+    (left, right): (&Side, &Side),
     reference: Option<f64>,
+    pins_right: bool,
 ) -> Res<Vec<Hit>, DB> {
     let pts = valid(&v.points);
     let xr = gpu_range(&v.points);
@@ -380,7 +380,28 @@ fn dual_axis<DB: DrawingBackend>(
     }
     current_ring(&mut chart, &pts, g, left.value)?;
     hits.extend(invalid_marks(&mut chart, &v.points, left.max * 0.02)?);
-    hits.extend(pin_lines(&mut chart, v, left.value)?);
+    // The pins on the side that compares settings: throughput on the
+    // per-GPU chart, tokens per joule on the power chart (power per GPU
+    // barely differs between settings).
+    if !pins_right {
+        hits.extend(pin_lines(&mut chart, v, left.value)?);
+    } else {
+        for (i, pin) in v.pins.iter().enumerate() {
+            let pts = valid(&pin.views.points);
+            let at = |p: &(f64, u32, Layout, Report)| (p.0, (right.value)(&p.3));
+            chart.draw_secondary_series(DashedLineSeries::new(
+                pts.iter().map(at),
+                8,
+                5,
+                pin_colour(i).stroke_width(2),
+            ))?;
+            for p in &pts {
+                let (x, y) = chart.borrow_secondary().backend_coord(&at(p));
+                let text = format!("pinned: {}\n{}", pin.name, point_text(p.1, &p.3, &p.2));
+                hits.push(Hit { x, y, text });
+            }
+        }
+    }
     let pins = pin_names(v);
     legend(
         &chart,
@@ -417,7 +438,7 @@ pub(super) fn per_gpu<DB: DrawingBackend>(
         max: 100.0,
         tick: |y| format!("{y:.0}"),
     };
-    dual_axis(root, v, &left, &right, None)
+    dual_axis(root, v, (&left, &right), None, false)
 }
 
 /// Chart 4: power per GPU (left, with the TDP as a grey line) and tokens
@@ -443,7 +464,7 @@ pub(super) fn power<DB: DrawingBackend>(
         max: largest(v, |r| r.tokens_per_joule) * 1.25,
         tick: format::sig3,
     };
-    dual_axis(root, v, &left, &right, Some(tdp))
+    dual_axis(root, v, (&left, &right), Some(tdp), true)
 }
 
 /// Chart 7: AllGather and AllReduce bus bandwidth against nodes.
