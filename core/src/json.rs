@@ -4,9 +4,11 @@
 //! would cost the site 11 KiB gzipped) and finds the path from serde_json's
 //! line and column instead, with a test that both name the same field.
 
-use crate::scenario::Scenario;
+use crate::scenario::{Named, Scenario};
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// Reads a scenario file.
 ///
@@ -20,6 +22,32 @@ pub fn read_scenario(text: &str) -> Result<Scenario, String> {
     // Trailing characters after the document are a syntax error too.
     de.end().map_err(|e| format!("not valid JSON: {e}"))?;
     Ok(s)
+}
+
+/// Reads a scenario file, or a file of several named settings (an array
+/// of `{"name", "scenario"}`, as the explorer writes one with pins); a
+/// single scenario comes back unnamed.
+///
+/// # Errors
+/// As [`read_scenario`], the path starting at the setting's index
+/// (`[1].scenario.parallel.tp`); an empty array.
+pub fn read_scenarios(text: &str) -> Result<Vec<Named>, String> {
+    if !text.trim_start().starts_with('[') {
+        let scenario = read_scenario(text)?;
+        return Ok(vec![Named {
+            name: String::new(),
+            scenario,
+        }]);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let all: Vec<Named> = serde_path_to_error::deserialize(&mut de).map_err(describe)?;
+    de.end().map_err(|e| format!("not valid JSON: {e}"))?;
+    if all.is_empty() {
+        return Err(String::from(
+            "a file of several settings holds at least one `{\"name\", \"scenario\"}`",
+        ));
+    }
+    Ok(all)
 }
 
 fn describe(e: serde_path_to_error::Error<serde_json::Error>) -> String {

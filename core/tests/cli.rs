@@ -192,3 +192,43 @@ fn calibrate_refuses_more_free_constants_than_runs() {
         "{err}"
     );
 }
+
+#[test]
+fn eval_reads_a_file_of_several_named_settings_as_the_explorer_writes_it() {
+    let example = serde_json::to_string(&scalescope_core::scenario::Scenario::example()).unwrap();
+    let tp3 = example.replace("\"tp\":2", "\"tp\":3");
+    assert_ne!(tp3, example);
+    let file = format!(
+        "[{{\"name\":\"Live setting\",\"scenario\":{example}}},{{\"name\":\"odd TP\",\"scenario\":{tp3}}}]"
+    );
+    let out = scalescope(&["eval", "-"], &file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["name"], "Live setting");
+    assert!(v[0]["report"]["mfu"].as_f64().unwrap() > 0.1);
+    assert_eq!(v[1]["name"], "odd TP");
+    assert!(
+        v[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("tensor parallel 3"),
+        "{v}"
+    );
+    // The other commands run the first, the live setting.
+    let out = scalescope(&["search", "-", "--top", "1"], &file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A mistake is named by its setting's index.
+    let bad = file.replacen("\"tp\":3", "\"tp\":\"three\"", 1);
+    let out = scalescope(&["eval", "-"], &bad);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`[1].scenario.parallel.tp`"), "{err}");
+}

@@ -53,6 +53,9 @@ macro_rules! outln {
 
 #[path = "scalescope/calibrate.rs"]
 mod calibrate;
+#[path = "scalescope/eval.rs"]
+mod eval;
+use eval::eval;
 
 /// The most layouts `search --top` prints.
 const MAX_TOP: usize = 10_000;
@@ -80,15 +83,24 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 /// The scenario of `args` (its file, with `--stack` applied), checked.
 fn load_with_stack(args: &[String]) -> Result<Config, String> {
     let mut scenario = read_scenario(args.get(1))?;
-    if let Some(key) = flag(args, "--stack") {
-        scenario.stack = scalescope_core::stack::StackId::parse(key).ok_or_else(|| {
-            format!(
-                "--stack {}: use paper, megatron, megatron-2021, llm-foundry or torchtitan",
-                clip(key)
-            )
-        })?;
+    if let Some(stack) = stack_flag(args)? {
+        scenario.stack = stack;
     }
     scenario.to_config().map_err(|e| e.to_string())
+}
+
+/// The stack `--stack` names, if given.
+fn stack_flag(args: &[String]) -> Result<Option<scalescope_core::stack::StackId>, String> {
+    flag(args, "--stack")
+        .map(|key| {
+            scalescope_core::stack::StackId::parse(key).ok_or_else(|| {
+                format!(
+                    "--stack {}: use paper, megatron, megatron-2021, llm-foundry or torchtitan",
+                    clip(key)
+                )
+            })
+        })
+        .transpose()
 }
 
 /// At most 60 characters of what the user typed, for an error message.
@@ -103,7 +115,13 @@ fn clip(s: &str) -> String {
 fn read_scenario(path: Option<&String>) -> Result<Scenario, String> {
     let path = path.ok_or_else(|| USAGE.to_string())?;
     let text = read_input(path)?;
-    scalescope_core::json::read_scenario(&text).map_err(|e| format!("{path}: {e}"))
+    // A file of several settings: every command but `eval` runs the first,
+    // the live one.
+    let all = scalescope_core::json::read_scenarios(&text).map_err(|e| format!("{path}: {e}"))?;
+    all.into_iter()
+        .next()
+        .map(|n| n.scenario)
+        .ok_or_else(|| format!("{path}: no setting"))
 }
 
 /// The text of the file at `path`, or of standard input for `-`.
@@ -215,17 +233,6 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         _ => Err(USAGE.to_string()),
     }
-}
-
-/// `eval`: the full report of the scenario as JSON.
-fn eval(args: &[String]) -> Result<(), String> {
-    let cfg = load_with_stack(args)?;
-    let report = evaluate(&cfg).map_err(|e| e.to_string())?;
-    outln!(
-        "{}",
-        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-    );
-    Ok(())
 }
 
 /// A number given as `--name value`, or `default`.

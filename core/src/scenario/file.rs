@@ -217,6 +217,17 @@ impl<'de> Deserialize<'de> for ModelSpec {
     }
 }
 
+/// A named setting in a file of several: the explorer writes an array of
+/// them, the live setting first, when settings are pinned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Named {
+    /// What the user calls it.
+    pub name: String,
+    /// The setting.
+    pub scenario: Scenario,
+}
+
 /// A scenario file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

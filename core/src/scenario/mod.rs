@@ -15,7 +15,8 @@ mod tests;
 
 pub use config::{Config, Layout};
 pub use file::{
-    DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
+    DataParallel, HardwareSpec, ModelSpec, Named, Parallel, Precision, Recompute, Scenario,
+    Schedule,
 };
 
 /// Largest accepted values: far beyond any real run, small enough that no
