@@ -39,6 +39,24 @@ test.describe('accessibility', () => {
     await audit(page, 'explorer with a data table open');
   });
 
+  test('pins with their table, the planner and a calibration report pass an axe audit', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?pin1=tp%3D2%26name%3DTP%2B2&pin2=model%3Dllama2-13b%26name%3D13B');
+    await expect(page.getByTestId('compare-table')).toBeVisible();
+    await page.getByTestId('planner').locator('summary').click();
+    await page.getByTestId('calibrate').locator('summary').click();
+    await page.getByTestId('calibrate-csv').fill(
+      'gpu,nodes,model,seq,global_batch,micro_batch,tp,pp,dp,stack,metric,value\n' +
+        'h100,1,llama2-7b,4096,16,2,1,1,fsdp,megatron,tokens_per_gpu,8648\n' +
+        'h100,4,llama2-7b,4096,64,2,1,1,fsdp,megatron,tokens_per_gpu,8100\n' +
+        'h100,32,llama2-7b,4096,64,2,8,1,fsdp,megatron,tokens_per_gpu,4839\n',
+    );
+    await app.repaintAfter(async () => page.getByTestId('calibrate-fit').click());
+    await expect(page.getByTestId('calibrate-report')).toBeVisible();
+    await expect(page.getByTestId('calibrated-banner')).toBeVisible();
+    await audit(page, 'explorer with pins, the planner and a calibration');
+  });
+
   test('the tour, the model page and embed mode pass an axe audit', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await app.goto();
