@@ -325,6 +325,21 @@ mod tests {
     }
 
     #[test]
+    fn a_pin_that_cannot_run_is_named_as_such() {
+        let mut c = Controls {
+            tp: 64,
+            ..Controls::default()
+        };
+        c.pin(String::from("TP 64"));
+        c.tp = 1;
+        let (svg, _) = render(Chart::Throughput, &c);
+        assert!(
+            svg.contains("pinned: TP 64 (cannot run)"),
+            "no legend entry"
+        );
+    }
+
+    #[test]
     fn an_impossible_setting_still_draws_every_chart() {
         let c = Controls {
             tp: 64,

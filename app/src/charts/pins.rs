@@ -65,7 +65,15 @@ pub(super) fn pin_names(v: &Views) -> Vec<(String, RGBColor)> {
     v.pins
         .iter()
         .enumerate()
-        .map(|(i, p)| (format!("pinned: {} (dashed)", p.name), pin_colour(i)))
+        .map(|(i, p)| {
+            // A pin none of whose points runs draws nothing: say so.
+            let name = if p.views.points.iter().all(|q| q.outcome.is_err()) {
+                format!("pinned: {} (cannot run)", p.name)
+            } else {
+                format!("pinned: {} (dashed)", p.name)
+            };
+            (name, pin_colour(i))
+        })
         .collect()
 }
 
