@@ -44,18 +44,24 @@ impl Step {
             return (last, false);
         }
         let mut first = self.stage(first_layers, false);
+        // Both end with the step; the one with more work of its own sets it.
+        let first_sets = own_work(&first) > own_work(&last);
         let per_mb = (first.per_mb, last.per_mb);
         self.pipeline(split, per_mb, &mut [&mut first, &mut last]);
-        // Both end with the step; the one with more work of its own sets it.
-        let own = |s: &StageCost| {
-            let b = &s.breakdown;
-            (b.step() - b.bubble - b.pp.exposed).0
-        };
-        if own(&first) > own(&last) {
+        if first_sets {
             (first, true)
         } else {
             (last, false)
         }
+    }
+
+    /// Whether an earlier stage, not the last, sets the step (as
+    /// [`Step::slowest`] decides it, without simulating the pipeline).
+    pub(crate) fn slowest_is_first(&self, (first_layers, last_layers): (u32, u32)) -> bool {
+        let first_layers = first_layers.max(1);
+        self.cfg.layout.parallel.pp > 1
+            && first_layers > last_layers
+            && own_work(&self.stage(first_layers, false)) > own_work(&self.stage(last_layers, true))
     }
 
     /// A lower bound of the pipeline's makespan, from what a stage costs:
@@ -73,7 +79,7 @@ impl Step {
         let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
         let last_passes = others * (fwd + send) + self.m * last.per_mb.0;
         let b = &last.breakdown;
-        let own_last = (b.step() - b.bubble - b.pp.exposed).0;
+        let own_last = own_work(last).0;
         let first_back = last_passes - last.mb_dp.edges.0 + others * (bwd + send);
         let own_first = self.m * first_mb.0;
         // Plain 1F1B: the first stage starts micro-batch j + pp only after
@@ -127,9 +133,8 @@ impl Step {
         };
         let makespan = Seconds(crate::timeline::makespan(self, split));
         for stage in stages.iter_mut() {
+            let idle = (makespan - own_work(stage)).max(Seconds(0.0));
             let b = &mut stage.breakdown;
-            let own = b.step() - b.bubble - b.pp.exposed;
-            let idle = (makespan - own).max(Seconds(0.0));
             b.pp.exposed = (hops + stall).min(idle);
             b.bubble = idle - b.pp.exposed;
             // The sends a stage waits on are other stages' too: with fewer
@@ -137,4 +142,11 @@ impl Step {
             b.pp.total = b.pp.total.max(b.pp.exposed);
         }
     }
+}
+
+/// A stage's own work in a step: everything but the bubble and the waits
+/// on pipeline sends.
+fn own_work(s: &StageCost) -> Seconds {
+    let b = &s.breakdown;
+    b.step() - b.bubble - b.pp.exposed
 }

@@ -372,12 +372,7 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
 /// bubble from it, so that the step and its timeline agree.
 pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
     let pp = step.cfg.layout.parallel.pp.max(1);
-    let last = Recipe::of(step, split.1, true);
-    let first = if pp > 1 {
-        Recipe::of(step, split.0, false)
-    } else {
-        last
-    };
+    let (first, last) = recipes(step, split);
     let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
     let sim = simulated(step, &recipe);
     (0..pp)
@@ -388,6 +383,17 @@ pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The recipes of an earlier stage and of the last (the same stage
+/// without a pipeline).
+fn recipes(step: &Step, split: (u32, u32)) -> (Recipe, Recipe) {
+    let last = Recipe::of(step, split.1, true);
+    if step.cfg.layout.parallel.pp > 1 {
+        (Recipe::of(step, split.0, false), last)
+    } else {
+        (last, last)
+    }
+}
+
 /// Lays out the step of `step`, whose pipeline holds `split` layers
 /// (earlier stages, last stage).
 pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
@@ -396,13 +402,8 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     let pp = p.pp.max(1);
     let m = cfg.micro_batches().max(1);
     let schedule = p.schedule;
-    let last = Recipe::of(step, split.1, true);
-    let first = if pp > 1 {
-        Recipe::of(step, split.0, false)
-    } else {
-        last
-    };
-    let slowest_is_first = step.slowest(split).1;
+    let (first, last) = recipes(step, split);
+    let slowest_is_first = step.slowest_is_first(split);
     let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
     let Simulated {
         run,
