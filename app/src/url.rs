@@ -148,19 +148,11 @@ fn read_calibration(c: &mut Controls, p: &mut Param, off: &mut bool) -> Option<b
         return Some(matches!(p.value, "0" | "1"));
     }
     let &(_, constant) = CALIBRATION_KEYS.iter().find(|(k, _)| *k == p.key)?;
-    let Some(x) = p.value.trim().parse::<f64>().ok().filter(|x| x.is_finite()) else {
-        return Some(false);
-    };
-    let (lo, hi) = constant.bounds();
-    let v = x.clamp(lo, hi);
-    if v != x {
-        let (k, shown_v) = (shown(p.key), shown(p.value));
-        let exact = crate::format::exact(v);
-        p.notices
-            .push(format!("`{k}={shown_v}` is out of range: using {exact}"));
+    let v = p.ranged(constant.bounds());
+    if let Some(v) = v {
+        c.calibration.set(constant, Some(v));
     }
-    c.calibration.set(constant, Some(v));
-    Some(true)
+    Some(v.is_some())
 }
 
 /// The link keys of the pinned settings, in pin order: each holds the
@@ -238,6 +230,25 @@ impl Param<'_> {
         }
         *field = v;
         true
+    }
+
+    /// A number clamped into `[lo, hi]` (the notice says so), or `None` if
+    /// the value is not a finite number.
+    fn ranged(&mut self, (lo, hi): (f64, f64)) -> Option<f64> {
+        let x = self
+            .value
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())?;
+        let v = x.clamp(lo, hi);
+        if v != x {
+            let (k, shown_v) = (shown(self.key), shown(self.value));
+            let exact = crate::format::exact(v);
+            self.notices
+                .push(format!("`{k}={shown_v}` is out of range: using {exact}"));
+        }
+        Some(v)
     }
 
     /// A positive what-if value, clamped to [`MAX_WHAT_IF`] (the notice
@@ -356,16 +367,9 @@ pub const PLAN_RANGES: [(&str, f64, f64); 7] = [
 /// not one of these. Out of range, it is clamped and the notice says so.
 fn read_plan(pl: &mut PlanInputs, p: &mut Param) -> Option<bool> {
     let &(_, lo, hi) = PLAN_RANGES.iter().find(|r| r.0 == p.key)?;
-    let Some(x) = p.value.trim().parse::<f64>().ok().filter(|x| x.is_finite()) else {
+    let Some(v) = p.ranged((lo, hi)) else {
         return Some(false);
     };
-    let v = x.clamp(lo, hi);
-    if v != x {
-        let (k, shown_v) = (shown(p.key), shown(p.value));
-        let exact = crate::format::exact(v);
-        p.notices
-            .push(format!("`{k}={shown_v}` is out of range: using {exact}"));
-    }
     match p.key {
         "tokens" => pl.tokens = Some(v),
         "tpp" => pl.tokens_per_param = v,

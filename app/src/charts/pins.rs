@@ -94,14 +94,10 @@ pub(super) fn all_values<'a>(
     v: &'a Views,
     f: impl Fn(&Report) -> f64 + 'a,
 ) -> impl Iterator<Item = f64> + 'a {
-    let f = std::rc::Rc::new(f);
-    let g = std::rc::Rc::clone(&f);
-    valid(&v.points).into_iter().map(move |p| f(&p.3)).chain(
-        v.pins
-            .iter()
-            .flat_map(|p| valid(&p.views.points))
-            .map(move |p| g(&p.3)),
-    )
+    core::iter::once(&v.points)
+        .chain(v.pins.iter().map(|p| &p.views.points))
+        .flat_map(|points| valid(points))
+        .map(move |p| f(&p.3))
 }
 
 /// Width of a pinned setting's bar in a group.

@@ -22,7 +22,7 @@ pub fn scenario_json(c: &Controls, current: &Outcome) -> String {
         return text;
     }
     let named = |name: &str, s: Scenario| serde_json::json!({ "name": name, "scenario": s });
-    let mut all = vec![named(LIVE, scenario_of(&c.unpinned(), current))];
+    let mut all = vec![named(LIVE, scenario_of(c, current))];
     for p in &c.pins {
         let views = crate::state::pinned_views(&p.controls);
         all.push(named(&p.name, scenario_of(&p.controls, &views.current)));

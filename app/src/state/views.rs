@@ -137,7 +137,7 @@ pub fn compute(c: &Controls) -> Views {
         .iter()
         .map(|p| Pinned {
             name: p.name.clone(),
-            views: pinned_views(&p.controls.unpinned()),
+            views: pinned_views(&p.controls),
         })
         .collect();
     Views {

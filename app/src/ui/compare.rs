@@ -82,7 +82,7 @@ fn columns(c: &Controls, live: Outcome) -> Vec<Column> {
         .map(|p| Column {
             name: p.name.clone(),
             controls: p.controls.clone(),
-            outcome: state::pinned_views(&p.controls.unpinned()).current.clone(),
+            outcome: state::pinned_views(&p.controls).current.clone(),
         })
         .chain(core::iter::once(Column {
             name: String::from("Live setting"),
