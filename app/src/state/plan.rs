@@ -92,14 +92,6 @@ pub struct PlanView {
     pub marks: Marks,
 }
 
-impl PlanView {
-    /// The current node count's size.
-    #[must_use]
-    pub fn at(&self, nodes: u32) -> Option<&PlanSize> {
-        self.sizes.iter().find(|s| s.nodes == nodes)
-    }
-}
-
 /// Costs every point of the sweep on `c`'s budget, or says why the budget
 /// cannot be used.
 ///
