@@ -58,6 +58,19 @@ pub enum Error {
         /// Transformer layers.
         layers: u32,
     },
+    /// The pipeline's schedule would take more simulated passes than the
+    /// model runs in bounded time (stages times chunks times the
+    /// micro-batches simulated, forward and backward).
+    PipelineTooLong {
+        /// Pipeline degree.
+        stages: u32,
+        /// Chunks per stage (virtual stages; 1 without interleaving).
+        chunks: u32,
+        /// Passes the schedule would simulate.
+        passes: u64,
+        /// The most the model simulates.
+        max: u64,
+    },
     /// The software stack has no such mechanism.
     StackLacks {
         /// The stack's key.
@@ -162,6 +175,15 @@ impl fmt::Display for Error {
             Self::PipelineTooDeep { stages, layers } => write!(
                 f,
                 "{stages} pipeline stages need at least {stages} layers, and the model has {layers}: lower PP or the virtual stages"
+            ),
+            Self::PipelineTooLong {
+                stages,
+                chunks,
+                passes,
+                max,
+            } => write!(
+                f,
+                "a pipeline of {stages} stages of {chunks} chunks each would be simulated as {passes} passes, more than the {max} the model runs: lower PP or the virtual stages"
             ),
             Self::StackLacks { stack, feature } => write!(
                 f,

@@ -66,6 +66,43 @@ impl Rng {
     }
 }
 
+/// The slowest a scenario's check and evaluation may take before the
+/// campaign fails: ten times the bound the pipeline limit keeps
+/// (`scenario::limits::SIMULATED_PASSES`, about 10 ms here), for a busy
+/// machine.
+const SLOWEST_EVALUATION_S: f64 = 0.1;
+
+/// A deep pipeline: hundreds to tens of thousands of stages, interleaved
+/// or not, on enough 16-GPU nodes, over many micro-batches: the class
+/// whose simulation once grew with the square of the depth.
+fn deep_pipeline(r: &mut Rng) -> Scenario {
+    let mut s = scenario(r);
+    let pp: u32 = 1 << (6 + r.below(11));
+    let v: u32 = 1 << r.below(4);
+    s.model = ModelSpec::Custom(Model {
+        layers: pp
+            .saturating_mul(v)
+            .saturating_mul(1 + u32::try_from(r.below(2)).unwrap_or(0)),
+        hidden: 1024,
+        heads: 8,
+        kv_heads: 8,
+        ffn: 4096,
+        vocab: 32000,
+        mlp: Mlp::Gelu,
+    });
+    s.hardware.gpus_per_node = Some(16);
+    s.hardware.nodes = (pp / 16).max(1) << r.below(3);
+    let dp = (s.hardware.nodes * 16 / pp).max(1);
+    s.micro_batch = 1;
+    s.global_batch = dp.saturating_mul(pp).saturating_mul(1 << r.below(5));
+    s.parallel.tp = 1;
+    s.parallel.cp = 1;
+    s.parallel.pp = pp;
+    s.parallel.virtual_stages = v;
+    s.parallel.schedule = r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]);
+    s
+}
+
 fn scenario(r: &mut Rng) -> Scenario {
     let gpu = r.pick(&GPUS);
     let opt = |r: &mut Rng| if r.chance(4) { Some(r.what_if()) } else { None };
@@ -263,6 +300,10 @@ struct Counts {
     documents: u64,
     fits: u64,
     failures: u64,
+    /// Deep pipelines tried (hundreds to tens of thousands of stages).
+    deep: u64,
+    /// The slowest check and evaluation of one scenario, seconds.
+    worst: f64,
     /// Refusals by the kind of error (its variant's name).
     reasons: std::collections::BTreeMap<String, u64>,
 }
@@ -331,12 +372,28 @@ fn campaign(n: u64, seed: u64) -> Counts {
     let explorer = SearchSpace::explorer(DataParallel::Fsdp);
     let mut runs = Vec::new();
     while c.evaluated < n && c.scenarios < n.saturating_mul(100).max(1000) {
-        let s = scenario(&mut r);
+        let s = if r.chance(2) {
+            c.deep += 1;
+            deep_pipeline(&mut r)
+        } else {
+            scenario(&mut r)
+        };
         c.scenarios += 1;
-        match s
+        let t = Instant::now();
+        let outcome = s
             .to_config()
-            .and_then(|cfg| evaluate(&cfg).map(|rep| (cfg, rep)))
-        {
+            .and_then(|cfg| evaluate(&cfg).map(|rep| (cfg, rep)));
+        let took = t.elapsed().as_secs_f64();
+        c.worst = c.worst.max(took);
+        if took > SLOWEST_EVALUATION_S {
+            fail(
+                "time",
+                &s,
+                &format!("checked and evaluated in {:.1} ms", took * 1e3),
+            );
+            c.failures += 1;
+        }
+        match outcome {
             Ok((cfg, rep)) => {
                 c.evaluated += 1;
                 if let Some(why) = fault(&rep) {
@@ -472,6 +529,8 @@ fn main() -> ExitCode {
         total.documents += c.documents;
         total.fits += c.fits;
         total.failures += c.failures;
+        total.deep += c.deep;
+        total.worst = total.worst.max(c.worst);
         for (k, v) in &c.reasons {
             *total.reasons.entry(k.clone()).or_default() += v;
         }
@@ -490,6 +549,12 @@ fn main() -> ExitCode {
         total.documents,
         total.fits,
         total.failures
+    );
+    println!(
+        "deep pipelines: {}; slowest check and evaluation of one scenario: {:.2} ms (fails above {} ms)",
+        total.deep,
+        total.worst * 1e3,
+        SLOWEST_EVALUATION_S * 1e3
     );
     let mut reasons: Vec<_> = total.reasons.iter().collect();
     reasons.sort_by(|a, b| b.1.cmp(a.1));

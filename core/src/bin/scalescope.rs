@@ -55,6 +55,8 @@ macro_rules! outln {
 mod calibrate;
 #[path = "scalescope/eval.rs"]
 mod eval;
+#[path = "scalescope/extremes.rs"]
+mod extremes;
 use eval::eval;
 
 /// The most layouts `search --top` prints.
@@ -534,6 +536,7 @@ fn bench() {
         best.unwrap_or_default()
     );
     bench_timeline();
+    extremes::bench();
     calibrate::bench();
     std::hint::black_box(sink);
 }

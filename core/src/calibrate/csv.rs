@@ -307,7 +307,7 @@ fn column_of(e: &Error) -> Option<&'static str> {
         Error::UnknownGpu => "gpu",
         Error::UnknownModel => "model",
         Error::TpNotDividingHeads { .. } => "tp",
-        Error::PipelineTooDeep { .. } => "pp",
+        Error::PipelineTooDeep { .. } | Error::PipelineTooLong { .. } => "pp",
         Error::CpNotDividingSequence { .. } => "cp",
         Error::BatchNotDivisible { .. } => "global_batch",
         Error::StackLacks { .. } => "stack",

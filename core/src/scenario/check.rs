@@ -212,6 +212,15 @@ impl Config {
                 pp: p.pp,
             });
         }
+        let passes = crate::timeline::simulated_passes(p.pp, v, micro_batches);
+        if passes > limits::SIMULATED_PASSES {
+            return Err(Error::PipelineTooLong {
+                stages: p.pp,
+                chunks: if p.pp > 1 { v } else { 1 },
+                passes,
+                max: limits::SIMULATED_PASSES,
+            });
+        }
         if p.schedule == Schedule::Interleaved && p.pp > 1 {
             // Every chunk holds at least one layer.
             let chunks = p.virtual_stages.max(1);

@@ -41,4 +41,11 @@ pub mod limits {
     /// units: far below any real part, far above where arithmetic on it
     /// loses precision.
     pub const HARDWARE_MIN: f64 = 1e-3;
+    /// Passes (a micro-batch's forward or backward through one chunk of one
+    /// stage) a pipeline's schedule may simulate: what bounds one
+    /// evaluation's time and memory (`scalescope bench` reports the worst
+    /// evaluation over extreme scenarios). However many micro-batches, a
+    /// 16-stage pipeline of 8 chunks (Llama 3 405B) simulates at most
+    /// 73,728; 64 stages of 2 chunks (Narayanan et al.'s 1T) 98,304.
+    pub const SIMULATED_PASSES: u64 = 1 << 17;
 }

@@ -253,3 +253,40 @@ fn each_choices_key_is_its_spelling_in_the_file() {
         assert_eq!(p.key(), spelled(p));
     }
 }
+
+#[test]
+fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
+    // Llama 3 405B's published 16 stages of 8 chunks fit within the bound.
+    assert_eq!(crate::timeline::simulated_passes(16, 8, 1024), 73_728);
+    assert!(crate::timeline::simulated_passes(16, 8, 1024) <= limits::SIMULATED_PASSES);
+    // 65,536 stages of one layer each over 16-GPU nodes, as fuzzing found.
+    let mut s = Scenario::example();
+    s.hardware.gpu = "v100".into();
+    s.hardware.gpus_per_node = Some(16);
+    s.hardware.nodes = 8192;
+    s.model = ModelSpec::Custom(crate::model::Model {
+        layers: 65_536,
+        hidden: 1024,
+        heads: 8,
+        kv_heads: 8,
+        ffn: 4096,
+        vocab: 32_000,
+        mlp: crate::model::Mlp::Gelu,
+    });
+    s.global_batch = 131_072;
+    s.micro_batch = 1;
+    s.parallel.tp = 1;
+    s.parallel.pp = 65_536;
+    s.parallel.schedule = Schedule::OneFOneB;
+    match s.to_config() {
+        Err(Error::PipelineTooLong { stages, passes, .. }) => {
+            assert_eq!(stages, 65_536);
+            assert!(passes > limits::SIMULATED_PASSES);
+        }
+        other => panic!("{other:?}"),
+    }
+    // One micro-batch through the same depth stays within the bound and runs.
+    s.hardware.nodes = 4096;
+    s.global_batch = 1;
+    assert!(evaluate(&s.to_config().unwrap()).is_ok());
+}

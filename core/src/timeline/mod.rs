@@ -28,6 +28,7 @@ mod schedule;
 pub mod trace;
 
 pub(crate) use schedule::makespan;
+pub use schedule::simulated_passes;
 
 use crate::error::Error;
 use crate::evaluate::Step;

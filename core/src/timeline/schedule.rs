@@ -23,6 +23,10 @@ const SIMULATED_ROUNDS: u32 = 4;
 const MIN_SIMULATED: u32 = 32;
 /// Intervals a stage aims to stay under.
 const INTERVAL_BUDGET: u32 = 1500;
+/// Passes drawn one by one at each end of a stage at most: a pipeline of
+/// hundreds of stages draws the rest of its fill and drain as blocks, so
+/// that its timeline stays within a few thousand intervals.
+const MOST_KEPT: u32 = 256;
 
 /// Each stage's passes in the order it runs them.
 fn order(schedule: Schedule, pp: u32, v: u32, m: u32, s: u32) -> Vec<Op> {
@@ -153,9 +157,18 @@ fn simulate(
     let mut times: Vec<Vec<(f64, f64, f64)>> =
         orders.iter().map(|o| Vec::with_capacity(o.len())).collect();
     let mut free: Vec<f64> = start.to_vec();
-    loop {
-        let mut progress = false;
-        for s in 0..pp as usize {
+    // Stages to visit: a stage runs its passes until one waits for a pass
+    // not yet simulated; a stage that ran some wakes the stages that wait
+    // on it (its neighbours, and the ends, which interleaving joins), so
+    // the simulation costs a few visits per pass, not one per stage per
+    // round.
+    let n = pp as usize;
+    let mut queued = vec![true; n];
+    let mut work: Vec<usize> = (0..n).rev().collect();
+    while let Some(s) = work.pop() {
+        queued[s] = false;
+        let ran = times[s].len();
+        {
             while times[s].len() < orders[s].len() {
                 let op = orders[s][times[s].len()];
                 let ready = match needs(op, s as u32, pp, v) {
@@ -179,11 +192,16 @@ fn simulate(
                 };
                 done[key(&me)] = at + c;
                 free[s] = at + f;
-                progress = true;
             }
         }
-        if !progress {
-            break;
+        if times[s].len() > ran {
+            let ends = if v > 1 { [0, n - 1] } else { [n, n] };
+            for w in [s.wrapping_sub(1), s + 1, ends[0], ends[1]] {
+                if w < n && w != s && !queued[w] {
+                    queued[w] = true;
+                    work.push(w);
+                }
+            }
         }
     }
     Run {
@@ -299,6 +317,28 @@ pub(super) struct Simulated {
     pub send: f64,
 }
 
+/// Micro-batches the schedule of `pp` stages of `v` chunks simulates out
+/// of `m`: at most [`SIMULATED_ROUNDS`] rounds of `pp` (an interleaved
+/// schedule's warm-up runs `v - 1` rounds further in), at least
+/// [`MIN_SIMULATED`].
+fn simulated_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
+    let (pp, v) = (u64::from(pp.max(1)), u64::from(v.max(1)));
+    let rounds = u64::from(SIMULATED_ROUNDS) + 2 * (v - 1);
+    let cap = (rounds * pp).max(u64::from(MIN_SIMULATED)).div_ceil(pp) * pp;
+    u32::try_from(cap.min(u64::from(m))).unwrap_or(m)
+}
+
+/// Passes the schedule of `pp` stages of `v` chunks (1 without a
+/// pipeline) over `m` micro-batches simulates: every simulated
+/// micro-batch's forward and backward through every chunk of every stage.
+/// [`crate::scenario::limits::SIMULATED_PASSES`] bounds it.
+#[must_use]
+pub fn simulated_passes(pp: u32, v: u32, m: u32) -> u64 {
+    let v = if pp > 1 { v.max(1) } else { 1 };
+    let m_sim = simulated_micro_batches(pp, v, m.max(1));
+    2 * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
+}
+
 /// Simulates the pipeline of `step`, whose stages are made by `recipe`.
 pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> Simulated {
     let cfg = &step.cfg;
@@ -306,10 +346,7 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
-    // An interleaved schedule's warm-up runs (v - 1) rounds further in.
-    let rounds = SIMULATED_ROUNDS + 2 * (v - 1);
-    let cap = (rounds * pp).max(MIN_SIMULATED).div_ceil(pp) * pp;
-    let m_sim = if m > cap { cap } else { m };
+    let m_sim = simulated_micro_batches(pp, v, m);
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
     let table: Vec<(f64, f64)> = [0, pp - 1]
@@ -413,7 +450,7 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     } = simulated(step, &recipe);
     let v = run.chunks();
     let ops = run.orders.first().map_or(0, Vec::len) as u32;
-    let keep = (2 * pp * v + 8).min(ops.div_ceil(2));
+    let keep = (2 * pp * v + 8).min(MOST_KEPT).min(ops.div_ceil(2));
     let detailed_ops = (2 * keep).min(ops).max(1);
     let per_pass = INTERVAL_BUDGET / detailed_ops;
     let max_layers = split.0.max(split.1).max(1);
