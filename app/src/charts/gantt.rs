@@ -18,8 +18,11 @@ type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorTy
 pub const LEFT: i32 = 150;
 /// Pixels right of the plot.
 pub const RIGHT: i32 = 12;
-/// Pixels above the plot (the legend).
+/// Pixels above the plot with a legend of one row; each further row of
+/// the legend adds [`LEGEND_ROW`].
 const TOP: i32 = 26;
+/// Height of one row of the legend.
+const LEGEND_ROW: i32 = 16;
 /// Pixels below the plot (the time axis).
 const BOTTOM: i32 = 40;
 /// Hover targets along a long interval, at most this far apart.
@@ -123,11 +126,11 @@ pub(super) fn timeline<DB: DrawingBackend>(
             let (w, h) = root.dim_in_pixel();
             let (w, h) = (i32::try_from(w).unwrap_or(0), i32::try_from(h).unwrap_or(0));
             root.draw(&Rectangle::new(
-                [(LEFT, TOP), (w - RIGHT, h - BOTTOM)],
+                [(LEFT, top_of(root, w)), (w - RIGHT, h - BOTTOM)],
                 palette::GREY.mix(0.6).stroke_width(1),
             ))?;
-            legend(root, u32::try_from(w).unwrap_or(0))?;
-            let inner = root.margin(TOP, BOTTOM, LEFT, RIGHT);
+            let top = legend(root, u32::try_from(w).unwrap_or(0))?;
+            let inner = root.margin(top, BOTTOM, LEFT, RIGHT);
             empty_message(
                 &inner,
                 &format!("No step to lay out: this setting cannot run. {why}"),
@@ -139,10 +142,11 @@ pub(super) fn timeline<DB: DrawingBackend>(
     let (t0, t1) = window(v, t);
     let n = rows.len().max(1) as f64;
     let (w, _) = root.dim_in_pixel();
+    let top = legend(root, w)?;
     let mut chart = ChartBuilder::on(root)
         .margin_left(10)
         .margin_right(RIGHT)
-        .margin_top(TOP)
+        .margin_top(top)
         .x_label_area_size(BOTTOM)
         .y_label_area_size(LEFT - 10)
         .build_cartesian_2d(t0 * 1e3..t1 * 1e3, n..0.0)?;
@@ -168,7 +172,6 @@ pub(super) fn timeline<DB: DrawingBackend>(
         .axis_desc_style((FONT, 13))
         .light_line_style(RGBColor(235, 237, 240))
         .draw()?;
-    legend(root, w)?;
     let mut hits = Vec::new();
     for (row, &(s, stream)) in rows.iter().enumerate() {
         let st = &t.stages[s];
@@ -220,26 +223,65 @@ pub(super) fn timeline<DB: DrawingBackend>(
 }
 
 /// The colours, in one line above the plot.
-fn legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, width: u32) -> Res<(), DB> {
-    let items: [(&str, RGBColor); 9] = [
-        ("forward", palette::BLUE),
-        ("backward", colour(Kind::Backward)),
-        ("tensor par.", palette::PURPLE),
-        ("context par.", palette::GREEN),
-        ("data par.", palette::VERMILLION),
-        ("pipeline", palette::ORANGE),
-        ("host", palette::GREY),
-        ("bubble", palette::YELLOW),
-        ("exposed", RGBColor(200, 30, 30)),
-    ];
-    let step = (i32::try_from(width).unwrap_or(600) - LEFT) / 9;
-    let style = TextStyle::from((FONT, 11).into_font())
-        .color(&palette::INK)
-        .pos(Pos::new(HPos::Left, VPos::Center));
-    for (k, (name, c)) in items.iter().enumerate() {
-        let x = LEFT + step * i32::try_from(k).unwrap_or(0);
-        root.draw(&Rectangle::new([(x, 8), (x + 10, 18)], c.filled()))?;
-        root.draw(&Text::new(*name, (x + 13, 13), style.clone()))?;
+/// The legend's entries, left to right.
+const LEGEND: [(&str, RGBColor); 9] = [
+    ("forward", palette::BLUE),
+    ("backward", RGBColor(0, 80, 130)),
+    ("tensor par.", palette::PURPLE),
+    ("context par.", palette::GREEN),
+    ("data par.", palette::VERMILLION),
+    ("pipeline", palette::ORANGE),
+    ("host", palette::GREY),
+    ("bubble", palette::YELLOW),
+    ("exposed", RGBColor(200, 30, 30)),
+];
+
+/// Where each legend entry goes in a chart `width` pixels wide: entries
+/// flow left to right at their measured widths and wrap onto a new row
+/// where the next would not fit.
+fn legend_places<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    width: i32,
+    style: &TextStyle,
+) -> Vec<(i32, i32)> {
+    let mut places = Vec::with_capacity(LEGEND.len());
+    let (mut x, mut y) = (10, 8);
+    for (name, _) in LEGEND {
+        let text = root
+            .estimate_text_size(name, style)
+            .map_or(60, |(w, _)| i32::try_from(w).unwrap_or(60));
+        let entry = 13 + text + 14;
+        if x > 10 && x + entry > width - RIGHT {
+            x = 10;
+            y += LEGEND_ROW;
+        }
+        places.push((x, y));
+        x += entry;
     }
-    Ok(())
+    places
+}
+
+fn legend_style() -> TextStyle<'static> {
+    TextStyle::from((FONT, 11).into_font())
+        .color(&palette::INK)
+        .pos(Pos::new(HPos::Left, VPos::Center))
+}
+
+/// The space above the plot that the legend takes at width `w`.
+fn top_of<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, w: i32) -> i32 {
+    let places = legend_places(root, w, &legend_style());
+    TOP + places.last().map_or(0, |&(_, y)| y - 8)
+}
+
+/// Draws the legend, wrapped to the chart's width; returns the space above
+/// the plot it takes.
+fn legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, width: u32) -> Res<i32, DB> {
+    let style = legend_style();
+    let width = i32::try_from(width).unwrap_or(600);
+    let places = legend_places(root, width, &style);
+    for (&(x, y), (name, c)) in places.iter().zip(LEGEND) {
+        root.draw(&Rectangle::new([(x, y), (x + 10, y + 10)], c.filled()))?;
+        root.draw(&Text::new(name, (x + 13, y + 5), style.clone()))?;
+    }
+    Ok(TOP + places.last().map_or(0, |&(_, y)| y - 8))
 }

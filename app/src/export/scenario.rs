@@ -330,6 +330,7 @@ fn can_open_as_saved(e: &CoreError) -> bool {
         e,
         CoreError::TpNotDividingHeads { .. }
             | CoreError::PipelineTooDeep { .. }
+            | CoreError::PipelineTooLong { .. }
             | CoreError::StackLacks { .. }
             | CoreError::CpNotDividingSequence { .. }
             | CoreError::LayoutNotDividingGpus { .. }
