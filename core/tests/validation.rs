@@ -86,3 +86,21 @@ fn the_runs_layouts_are_the_published_ones() {
         );
     }
 }
+
+#[test]
+fn held_out_sources_are_predicted_without_being_fitted_on() {
+    let all = validation::all();
+    let held: Vec<_> = SOURCES.iter().filter(|s| s.held_out).collect();
+    assert!(held.len() >= 3, "{} held-out sources", held.len());
+    for s in &held {
+        assert!(
+            all.iter()
+                .any(|c| c.run.source == s.citation && c.run.held_out),
+            "{}",
+            s.key
+        );
+    }
+    // Predictions of runs no constant was fitted on: a guard, not a fit.
+    let e = Errors::of(&all, |c| c.run.held_out);
+    assert!(e.mean <= 0.15, "held-out mean {:.3}", e.mean);
+}

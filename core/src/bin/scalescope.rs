@@ -181,23 +181,30 @@ fn validate() {
         }
     }
     show("all", Errors::of(&all, |_| true));
-    outln!("\nAbsolute error by source, and predicted with constants fitted without it:");
+    show("fitted on", Errors::of(&all, |c| !c.run.held_out));
+    show("held out", Errors::of(&all, |c| c.run.held_out));
+    outln!("\nAbsolute error by source, and predicted with constants fitted without it (held-out sources: by the fit, which never saw them):");
     for (key, f, loso) in validation::leave_one_source_out() {
         let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);
         let own = Errors::of(&all, |c| c.run.source == SOURCES[source].citation);
         outln!(
-            "  {key:24} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3})",
+            "  {key:24} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3}){}",
             own.runs,
             own.mean * 100.0,
             loso.mean * 100.0,
             f.gemm_a100,
             f.gemm_h100,
-            f.overlap_share
+            f.overlap_share,
+            if SOURCES[source].held_out {
+                "  held out"
+            } else {
+                ""
+            }
         );
     }
     let f = validation::fit();
     outln!(
-        "\nFitted on all runs: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
+        "\nFitted on the runs of every source not held out: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
         f.gemm_a100, f.gemm_h100, f.overlap_share
     );
     outln!(

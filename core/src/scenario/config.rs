@@ -2,7 +2,7 @@
 //! on, and what follows from it: replicas, micro-batches, the pipeline's
 //! split of layers and the data-parallel rate under compute.
 
-use super::{Parallel, Precision, Recompute};
+use super::{Parallel, Precision, Recompute, Schedule};
 use crate::hardware::Cluster;
 use crate::model::Model;
 use crate::stack::Stack;
@@ -53,10 +53,23 @@ impl Config {
     /// Layers on the pipeline's stages: the most any stage before the last
     /// holds, and the last stage's (beside the output head), as
     /// [`crate::evaluate::split_layers`] balances them; the head's cost in
-    /// layers is its share of the FLOPs. Without a pipeline, `(0, layers)`.
+    /// layers is its share of the FLOPs. An interleaved schedule whose
+    /// chunks can all hold the same layers holds them so, as Megatron-LM
+    /// splits them by default (NeMo's recipes, Nemotron-4 340B's 96 layers
+    /// in 8 stages of 12 chunks). Without a pipeline, `(0, layers)`.
     #[must_use]
     pub fn pipeline_split(&self) -> (u32, u32) {
         let m = &self.model;
+        let p = &self.layout.parallel;
+        let chunks = u64::from(p.pp) * u64::from(p.virtual_stages);
+        if p.schedule == Schedule::Interleaved
+            && p.pp > 1
+            && p.virtual_stages > 1
+            && u64::from(m.layers) % chunks == 0
+        {
+            let each = m.layers / p.pp;
+            return (each, each);
+        }
         let h = f64::from(m.hidden);
         let layer = m.attention_params() + m.mlp_params() + 7.0 / 6.0 * f64::from(self.seq_len) * h;
         let head = h * f64::from(m.vocab) / layer.max(1.0);

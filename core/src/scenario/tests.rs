@@ -290,3 +290,34 @@ fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
     s.global_batch = 1;
     assert!(evaluate(&s.to_config().unwrap()).is_ok());
 }
+
+#[test]
+fn an_interleaved_pipeline_whose_chunks_split_evenly_holds_the_same_layers_on_every_stage() {
+    // Nemotron-4 340B as NVIDIA's recipe runs it: 96 layers, 8 stages of 12 chunks.
+    let mut s = Scenario::example();
+    s.hardware.nodes = 16;
+    s.stack = crate::stack::StackId::Megatron;
+    s.model = ModelSpec::Custom(crate::model::Model {
+        layers: 96,
+        hidden: 18_432,
+        heads: 96,
+        kv_heads: 8,
+        ffn: 73_728,
+        vocab: 256_000,
+        mlp: crate::model::Mlp::Gelu,
+    });
+    s.global_batch = 32;
+    s.micro_batch = 1;
+    s.parallel.tp = 8;
+    s.parallel.pp = 8;
+    s.parallel.sp = true;
+    s.parallel.schedule = Schedule::Interleaved;
+    s.parallel.virtual_stages = 12;
+    let cfg = s.to_config().unwrap();
+    assert_eq!(cfg.pipeline_split(), (12, 12));
+    // Without interleaving the head's stage holds fewer layers.
+    let mut plain = cfg;
+    plain.layout.parallel.schedule = Schedule::OneFOneB;
+    let (first, last) = plain.pipeline_split();
+    assert!(last < first, "{first} {last}");
+}

@@ -82,6 +82,9 @@ pub struct Source {
     pub key: &'static str,
     /// The citation, with the table or file.
     pub citation: &'static str,
+    /// Held out: never used to fit a constant, so its runs show how the
+    /// model predicts runs it has not seen.
+    pub held_out: bool,
 }
 
 /// Choices a run's authors tuned without publishing.
@@ -147,6 +150,8 @@ pub struct Run {
     pub metric: Metric,
     /// The published value.
     pub published: f64,
+    /// Whether its source is held out of the fit.
+    pub held_out: bool,
     /// What the model varies because the authors tuned it.
     #[serde(skip)]
     pub tuned: Tuned,
@@ -196,6 +201,7 @@ impl Row {
             stack: self.stack,
             metric: self.metric,
             published: self.published,
+            held_out: SOURCES[self.source].held_out,
             tuned: self.tuned,
             config: self.config(Stack::of(self.stack)),
         }
