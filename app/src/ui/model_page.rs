@@ -216,11 +216,12 @@ fn validation(all: &[Finding]) -> String {
 /// The published runs (`scalescope validate`) as a table.
 fn runs(all: &[Check]) -> String {
     let held = all.iter().filter(|c| c.holds()).count();
+    let unseen = all.iter().filter(|c| c.run.held_out).count();
     let mut h = format!(
         "<p class=\"validation-summary\" data-testid=\"runs-summary\">{held} of {} published runs \
-         land within {:.0}% of the model.</p><table class=\"numbers\" \
+         land within {:.0}% of the model; {unseen} of them are held out of the fit.</p><table class=\"numbers\" \
          data-testid=\"runs-table\"><thead><tr><th scope=\"col\">Run</th><th scope=\"col\">Stack</th><th scope=\"col\">\
-         Published</th><th scope=\"col\">Model</th><th scope=\"col\">Difference</th></tr>\
+         Published</th><th scope=\"col\">Model</th><th scope=\"col\">Difference</th><th scope=\"col\">Fit</th></tr>\
          </thead><tbody>",
         all.len(),
         validation::TOLERANCE * 100.0
@@ -229,7 +230,7 @@ fn runs(all: &[Check]) -> String {
         let miss = if c.holds() { "" } else { " class=\"misses\"" };
         let _ = write!(
             h,
-            "<tr{miss}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{miss}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(c.run.name),
             c.run.stack.key(),
             c.run.metric.show(c.run.published),
@@ -237,6 +238,11 @@ fn runs(all: &[Check]) -> String {
                 .map_or_else(|| String::from("does not fit"), |m| c.run.metric.show(m)),
             c.difference()
                 .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
+            if c.run.held_out {
+                "held out"
+            } else {
+                "fitted on"
+            },
         );
     }
     h.push_str("</tbody></table>");
@@ -282,7 +288,10 @@ pub fn view() -> impl IntoView {
                      micro-batch, interleaving and recomputation its authors tuned are the best of a \
                      few choices. The GEMM efficiencies and the overlap share are fitted on these \
                      runs; scalescope validate also predicts each source with constants fitted \
-                     without it."
+                     without it. Four more sources are held out of the fit, so their rows are \
+                     predictions of runs no constant has seen: NVIDIA's BF16 recipes on H100 \
+                     (GPT-3, Llama 3.1, Nemotron-4), IBM's FSDP runs on 128 A100s, the \
+                     flash-attention repository's GPT-3 runs on 8 A100s, and MT-NLG 530B."
                 </p>
                 <div inner_html=move || published.get().unwrap_or_default()></div>
             </section>
