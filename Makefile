@@ -18,13 +18,14 @@ SETUP := bash scripts/setup.sh
 WASM  := wasm32-unknown-unknown
 
 .PHONY: help serve test build-tools test-tools versions \
-        fmt house clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist size size-audit firefox e2e budgets screenshot docs clean
+        fmt house clippy clippy-wasm cargo-test fuzz fuzz-short nostd dist classroom size size-audit firefox e2e budgets screenshot docs clean
 
 help:
 	@echo "make serve       install build tools, then trunk serve --release at http://127.0.0.1:8080"
 	@echo "make test        install test tools, then fmt, house rules, clippy, cargo test, no_std build,"
 	@echo "                 trunk build, size report, budgets and the browser tests"
-	@echo "make dist        trunk build --release into dist/"
+	@echo "make dist        trunk build --release into dist/, and the one-file copy"
+	@echo "make classroom   the explorer as one file, dist-single/scalescope.html, that opens from disk offline"
 	@echo "make house       house rules: no function over 120 lines, no file over 600 without its reason"
 	@echo "make size-audit  where the wasm's bytes go, by function and crate (twiggy; docs/size.md)"
 	@echo "make budgets     repaint/load/memory/size budgets of dist/ in headless Chromium"
@@ -91,8 +92,15 @@ docs:
 nostd:
 	cargo build -p scalescope-core --no-default-features --target $(WASM)
 
+# trunk's site, then the same build as one file (scripts/classroom.py):
+# dist-single/scalescope.html, and a copy in dist/ for the footer's link.
 dist:
 	trunk build --release --offline
+	python3 scripts/classroom.py
+
+# The explorer as one HTML file that opens from disk with no network.
+classroom: dist
+	@echo "open dist-single/scalescope.html in a browser, or copy it to a USB stick"
 
 size:
 	node tests/size-report.mjs
@@ -121,4 +129,4 @@ screenshot:
 	node tests/screenshot.mjs
 
 clean:
-	rm -rf dist tests/out
+	rm -rf dist dist-single tests/out

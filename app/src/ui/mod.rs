@@ -102,6 +102,27 @@ fn header(page: Page) -> impl IntoView {
     }
 }
 
+/// The footer: where the site is served (not from the one-file copy, which
+/// has no side files), the one-file copy to take away.
+fn footer() -> impl IntoView {
+    let served = web_sys::window()
+        .and_then(|w| w.location().protocol().ok())
+        .is_some_and(|p| p == "http:" || p == "https:");
+    served.then(|| {
+        view! {
+            <footer class="site-footer">
+                <p>
+                    "No network in the classroom? "
+                    <a href="scalescope.html" download="scalescope.html" data-testid="single-file-link">
+                        "Download ScaleScope as one file"
+                    </a>
+                    ": it opens from disk in any browser, every view and export included, with no server and no network."
+                </p>
+            </footer>
+        }
+    })
+}
+
 /// The whole explorer page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -140,6 +161,7 @@ pub fn App() -> impl IntoView {
                 <div class="cards">{cards::cards(page, painter)}</div>
             </section>
         </main>
+        {footer()}
     }
     .into_any()
 }
