@@ -254,6 +254,25 @@ fn each_choices_key_is_its_spelling_in_the_file() {
     }
 }
 
+/// A custom model with a two-matrix (GeLU) MLP: layers, (hidden, heads,
+/// key/value heads), FFN width and vocabulary.
+fn gelu_model(
+    layers: u32,
+    (hidden, heads, kv_heads): (u32, u32, u32),
+    ffn: u32,
+    vocab: u32,
+) -> ModelSpec {
+    ModelSpec::Custom(crate::model::Model {
+        layers,
+        hidden,
+        heads,
+        kv_heads,
+        ffn,
+        vocab,
+        mlp: crate::model::Mlp::Gelu,
+    })
+}
+
 #[test]
 fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
     // Llama 3 405B's published 16 stages of 8 chunks fit within the bound.
@@ -264,15 +283,7 @@ fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
     s.hardware.gpu = "v100".into();
     s.hardware.gpus_per_node = Some(16);
     s.hardware.nodes = 8192;
-    s.model = ModelSpec::Custom(crate::model::Model {
-        layers: 65_536,
-        hidden: 1024,
-        heads: 8,
-        kv_heads: 8,
-        ffn: 4096,
-        vocab: 32_000,
-        mlp: crate::model::Mlp::Gelu,
-    });
+    s.model = gelu_model(65_536, (1024, 8, 8), 4096, 32_000);
     s.global_batch = 131_072;
     s.micro_batch = 1;
     s.parallel.tp = 1;
@@ -297,15 +308,7 @@ fn an_interleaved_pipeline_whose_chunks_split_evenly_holds_the_same_layers_on_ev
     let mut s = Scenario::example();
     s.hardware.nodes = 16;
     s.stack = crate::stack::StackId::Megatron;
-    s.model = ModelSpec::Custom(crate::model::Model {
-        layers: 96,
-        hidden: 18_432,
-        heads: 96,
-        kv_heads: 8,
-        ffn: 73_728,
-        vocab: 256_000,
-        mlp: crate::model::Mlp::Gelu,
-    });
+    s.model = gelu_model(96, (18_432, 96, 8), 73_728, 256_000);
     s.global_batch = 32;
     s.micro_batch = 1;
     s.parallel.tp = 8;

@@ -168,31 +168,29 @@ fn simulate(
     while let Some(s) = work.pop() {
         queued[s] = false;
         let ran = times[s].len();
-        {
-            while times[s].len() < orders[s].len() {
-                let op = orders[s][times[s].len()];
-                let ready = match needs(op, s as u32, pp, v) {
-                    None => 0.0,
-                    Some((p, over_link)) => {
-                        let t = done[key(&p)];
-                        if t.is_nan() {
-                            break;
-                        }
-                        t + if over_link { send } else { 0.0 }
+        while times[s].len() < orders[s].len() {
+            let op = orders[s][times[s].len()];
+            let ready = match needs(op, s as u32, pp, v) {
+                None => 0.0,
+                Some((p, over_link)) => {
+                    let t = done[key(&p)];
+                    if t.is_nan() {
+                        break;
                     }
-                };
-                let at = free[s].max(ready);
-                let (c, f) = span(s as u32, op);
-                times[s].push((at, at + c, at + f));
-                let me = Pass {
-                    stage: s as u32,
-                    micro_batch: op.mb,
-                    chunk: op.chunk,
-                    backward: op.backward,
-                };
-                done[key(&me)] = at + c;
-                free[s] = at + f;
-            }
+                    t + if over_link { send } else { 0.0 }
+                }
+            };
+            let at = free[s].max(ready);
+            let (c, f) = span(s as u32, op);
+            times[s].push((at, at + c, at + f));
+            let me = Pass {
+                stage: s as u32,
+                micro_batch: op.mb,
+                chunk: op.chunk,
+                backward: op.backward,
+            };
+            done[key(&me)] = at + c;
+            free[s] = at + f;
         }
         if times[s].len() > ran {
             let ends = if v > 1 { [0, n - 1] } else { [n, n] };
