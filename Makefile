@@ -73,7 +73,7 @@ clippy-wasm:
 
 cargo-test:
 	cargo test --workspace
-	cargo test -p scalescope-core --features cli --test cli
+	cargo test -p scalescope-core --features cli --test cli --bin scalescope
 	bash scripts/gen-docs.sh --check
 
 # A seeded random-scenario campaign over the parser, evaluation, search and

@@ -6,7 +6,9 @@ Reads the site trunk built into dist/ and writes dist-single/scalescope.html
 a download): the stylesheet in a <style> element, the icon as a data URL,
 and one module script holding wasm-bindgen's glue, the WebAssembly gzipped
 as base64 and the few lines of static/boot.js that start it from those
-bytes instead of fetching them. It opens from disk (file://) with no server and no
+bytes instead of fetching them, and the page fragments of dist/pages/ (the
+model page, the tour's numbers) as <template id="page-NAME"> elements the
+explorer reads instead of fetching them. It opens from disk (file://) with no server and no
 network. The Content-Security-Policy stays strict: the script and the style
 are allowed by their SHA-256 hashes, 'wasm-unsafe-eval' lets the page
 compile its own WebAssembly, and nothing else may load from anywhere.
@@ -80,6 +82,15 @@ def main() -> None:
         "img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
     )
     icon_url = "data:image/svg+xml;base64," + base64.b64encode(icon).decode()
+    pages = sorted((dist / "pages").glob("*.html"))
+    if not pages:
+        sys.exit(f"classroom: no page fragments in {dist / 'pages'} (run make dist first)")
+    templates = ""
+    for p in pages:
+        text = p.read_text()
+        if "</template" in text.lower() or "<script" in text.lower():
+            sys.exit(f"classroom: {p} holds a template or a script; it cannot be inlined as it is")
+        templates += f'<template id="page-{p.stem}">{text}</template>\n'
     doc = (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n'
@@ -92,6 +103,7 @@ def main() -> None:
         f'<link rel="icon" href="{icon_url}" />\n'
         f"<style>{css}</style>\n"
         f'<script type="module" data-single-file="1">{script}</script>\n'
+        f"{templates}"
         "</head>\n<body></body>\n</html>\n"
     )
     out.parent.mkdir(parents=True, exist_ok=True)

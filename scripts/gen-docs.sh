@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/calibration.md, docs/findings.md and docs/validation.md
+# Regenerates docs/calibration.md, docs/findings.md and docs/validation.md,
+# and the explorer's page fragments static/pages/model.html and tour.html,
 # from the model.
 # With --check, fails when the committed files differ from the model's output.
 set -euo pipefail
@@ -259,15 +260,18 @@ Megatron-LM's 2024 H100 table, published only as an image.
   below the bf16 rate.
 TEXT
 } >"$out/validation.md"
+"$bin" pages "$out/pages"
 if [ "${1:-}" = "--check" ]; then
   status=0
-  for f in calibration.md findings.md validation.md; do
-    if ! diff -u "docs/$f" "$out/$f"; then
-      echo "docs/$f is out of date: run scripts/gen-docs.sh" >&2
+  for f in docs/calibration.md docs/findings.md docs/validation.md static/pages/model.html static/pages/tour.html; do
+    if ! diff -u "$f" "$out/${f#*/}"; then
+      echo "$f is out of date: run scripts/gen-docs.sh" >&2
       status=1
     fi
   done
   exit $status
 fi
 cp "$out/calibration.md" "$out/findings.md" "$out/validation.md" docs/
-echo "wrote docs/calibration.md docs/findings.md docs/validation.md"
+mkdir -p static/pages
+cp "$out/pages/model.html" "$out/pages/tour.html" static/pages/
+echo "wrote docs/calibration.md docs/findings.md docs/validation.md static/pages/model.html static/pages/tour.html"

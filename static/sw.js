@@ -7,6 +7,8 @@
 const CACHE = "scalescope-v1";
 const scope = self.registration.scope;
 const index = new URL("./", scope).href;
+// The fragments `scalescope pages` writes (static/pages/).
+const PAGES = ["pages/model.html", "pages/tour.html"];
 
 // Everything the page loads: the page itself and the files it names.
 async function precache() {
@@ -21,6 +23,8 @@ async function precache() {
     if (url.startsWith(scope)) files.add(url);
   }
   files.add(new URL("sw.js", scope).href);
+  // Fetched when the model page or the tour opens, not named by the page.
+  for (const name of PAGES) files.add(new URL(name, scope).href);
   await Promise.all(
     [...files].map(async (url) => {
       const r = await fetch(url, { cache: "no-cache" });

@@ -5,7 +5,6 @@
 //! is the Leptos page that wires the two to the DOM.
 
 pub mod charts;
-pub mod equations;
 pub mod export;
 pub mod format;
 pub mod keys;

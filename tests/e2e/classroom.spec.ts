@@ -36,9 +36,10 @@ test.describe('one file for the classroom', () => {
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+';/);
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toMatch(/https?:/);
-    // One script, one style, nothing fetched: no src or href but data URLs.
+    // One script, one style, nothing fetched: no src or href but data URLs
+    // and links within the page.
     expect(html.match(/<script/g)).toHaveLength(1);
-    expect(html).not.toMatch(/(src|href)="(?!data:)/);
+    expect(html).not.toMatch(/(src|href)="(?!data:|#)/);
   });
 
   test('opens from disk offline: a slider repaints, the link it writes reopens the same state, the tour and model page open', async ({ page }) => {

@@ -6,6 +6,7 @@
 //! - [`readout`]: the readout, the cannot-run alert and the notices;
 //! - [`cards`]: the chart cards, their downloads, tooltips and Data tables;
 //! - [`tour`]: the paper tour's panel; [`model_page`]: the model page;
+//!   [`fragment`]: the two read their text from fragments built ahead;
 //! - [`embed`]: embed mode; [`dom`]: downloads, file reading, offline copy.
 //!
 //! Every input writes one field of [`Controls`](crate::state::Controls);
@@ -18,6 +19,7 @@ mod cards;
 mod compare;
 mod dom;
 mod embed;
+mod fragment;
 mod inputs;
 mod model_page;
 mod page;

@@ -1,13 +1,11 @@
 //! The paper tour's panel: the stop's explanation, the paper's number
 //! beside the model's (computed by the core for the paper's exact
-//! setting), and buttons to step back, forward or leave.
+//! setting when the site was built), and buttons to step back, forward or leave.
 
-use super::model_page::numbers_table;
-use crate::format::escape_html as esc;
+use super::fragment;
 use crate::state::Controls;
 use crate::tour::STOPS;
 use leptos::prelude::*;
-use scalescope_core::findings::{self, Finding};
 use std::time::Duration;
 
 /// Goes to stop `i`: sets the controls to its setting and brings its chart
@@ -34,26 +32,6 @@ pub fn go(i: usize, tour_at: RwSignal<Option<usize>>, controls: RwSignal<Control
     );
 }
 
-/// The paper's statement beside the model's for the same setting, the
-/// stated numbers, and whether the finding holds.
-fn compare(f: &Finding) -> String {
-    format!(
-        "<dl class=\"tour-compare\"><div><dt>Paper ({})</dt><dd data-testid=\"tour-paper\">{}</dd></div>\
-         <div><dt>Model, same setting</dt><dd data-testid=\"tour-model\">{}</dd></div></dl>{}\
-         <p class=\"verdict{}\" data-testid=\"tour-verdict\">{}</p>",
-        esc(f.figure),
-        esc(&f.paper),
-        esc(&f.model),
-        numbers_table(f, "tour-numbers"),
-        if f.holds { "" } else { " misses" },
-        if f.holds {
-            "The model reproduces this finding."
-        } else {
-            "The model does not reproduce this finding yet: see the validation section of the model page."
-        }
-    )
-}
-
 /// The panel of stop `i`.
 pub fn panel(
     i: usize,
@@ -61,12 +39,21 @@ pub fn panel(
     controls: RwSignal<Controls>,
 ) -> impl IntoView {
     let stop = STOPS[i];
-    let finding: RwSignal<Option<Finding>> = RwSignal::new(None);
-    // Some findings run layout searches: computed once the panel shows.
-    set_timeout(
-        move || finding.set(findings::by_id(stop.finding)),
-        Duration::from_millis(10),
-    );
+    // The paper's statement beside the model's for the same setting, the
+    // stated numbers and whether the finding holds, computed when the site
+    // was built (`scalescope pages`).
+    let compare: RwSignal<Option<String>> = RwSignal::new(None);
+    fragment::load("tour", move |read| {
+        compare.try_set(Some(match read {
+            Ok(all) => fragment::cut(&all, stop.finding)
+                .unwrap_or_default()
+                .to_owned(),
+            Err(why) => format!(
+                "<p class=\"error\" role=\"alert\">{}</p>",
+                crate::format::escape_html(&why)
+            ),
+        }));
+    });
     let last = STOPS.len() - 1;
     view! {
         <section class="tour" aria-label="Paper tour" data-testid="tour" data-stop=stop.finding>
@@ -75,10 +62,9 @@ pub fn panel(
                 <h2 data-testid="tour-title">{format!("{}: {}", stop.finding, stop.title)}</h2>
             </div>
             <p data-testid="tour-text">{stop.text}</p>
-            <div inner_html=move || finding.with(|f| f.as_ref().map_or_else(
-                || String::from("<p class=\"hint\" data-testid=\"tour-computing\">Computing the model's numbers for the paper's setting…</p>"),
-                compare,
-            ))></div>
+            <div inner_html=move || compare.get().unwrap_or_else(
+                || String::from("<p class=\"hint\" data-testid=\"tour-loading\">Loading the model's numbers for the paper's setting…</p>"),
+            )></div>
             <p class="tour-try">"Try: " {stop.try_this}</p>
             {stop.timeline.map(|t| view! { <p class="tour-try" data-testid="tour-timeline">{t}</p> })}
             <div class="tour-nav">

@@ -34,6 +34,8 @@ const USAGE: &str = "usage:
   scalescope findings                  the paper's findings F1-F14, paper vs model
   scalescope validate                  published training runs, measured vs model
   scalescope calibration               every calibrated constant and its source
+  scalescope pages DIR                 the explorer's model page and tour numbers as HTML
+                                       fragments (DIR/model.html, DIR/tour.html)
   scalescope bench                     evaluations per second, time of a full search";
 
 /// Writes a line to standard output. A closed pipe (`scalescope validate |
@@ -57,6 +59,8 @@ mod calibrate;
 mod eval;
 #[path = "scalescope/extremes.rs"]
 mod extremes;
+#[path = "scalescope/pages.rs"]
+mod pages;
 use eval::eval;
 
 /// The most layouts `search --top` prints.
@@ -236,6 +240,10 @@ fn run(args: &[String]) -> Result<(), String> {
             print_calibration();
             Ok(())
         }
+        Some("pages") => match args.get(1) {
+            Some(dir) => pages::write(std::path::Path::new(dir)),
+            None => Err(USAGE.to_string()),
+        },
         Some("bench") => {
             bench();
             Ok(())

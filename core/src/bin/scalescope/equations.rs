@@ -1,4 +1,4 @@
-//! The model page's text: the equations and assumptions of the core
+//! The model page's text (`scalescope pages`): the equations and assumptions of the core
 //! (`scalescope_core`), section by section, in plain words for ML engineers
 //! and students. Every equation restates what `core/src/evaluate.rs`,
 //! `collective.rs`, `memory.rs`, `power.rs`, `model.rs` and `hardware.rs`
