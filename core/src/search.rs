@@ -182,6 +182,34 @@ pub fn for_each_layout_within(
     cutoff: &Cell<f64>,
     mut visit: impl FnMut(&Config, Report),
 ) -> (u32, u32) {
+    walk_layouts(base, space, &|_| cutoff.get(), &mut visit)
+}
+
+/// [`for_each_layout_within`] with a cutoff for each layout: a pipeline is
+/// simulated only if its bound is under `cutoff(layout)` when its turn
+/// comes. A caller that keeps the best layout of each group (the
+/// explorer's TP x PP grid keeps one per cell) passes the best step time
+/// of the layout's group so far, and a negative one for layouts it does
+/// not want.
+pub fn for_each_layout_pruned(
+    base: &Config,
+    space: &SearchSpace,
+    cutoff: impl Fn(&Config) -> f64,
+    mut visit: impl FnMut(&Config, Report),
+) -> (u32, u32) {
+    walk_layouts(base, space, &cutoff, &mut visit)
+}
+
+/// The walk of [`for_each_layout_pruned`] for any visitor: one copy of the
+/// walk (and of its sort) serves every caller, where a generic walk would
+/// be compiled once per visitor. The indirect calls per visited layout
+/// cost nothing measurable beside its evaluation.
+fn walk_layouts(
+    base: &Config,
+    space: &SearchSpace,
+    cutoff: &dyn Fn(&Config) -> f64,
+    visit: &mut dyn FnMut(&Config, Report),
+) -> (u32, u32) {
     if base.check_setting().is_err() {
         return (0, 0);
     }
@@ -218,16 +246,24 @@ pub fn for_each_layout_within(
                 if base.global_batch % dp != 0 {
                     continue;
                 }
-                walk.replicas((tp, pp, cp), dp, split, &mut visit);
+                walk.replicas((tp, pp, cp), dp, split, visit);
             }
         }
     }
     // Pipelines, best bound first, until the bound loses.
-    let mut deferred = walk.deferred.take().unwrap_or_default();
-    deferred.sort_by(|a, b| a.bound.total_cmp(&b.bound));
-    for d in deferred {
-        if d.bound > cutoff.get() {
-            break;
+    // Sorted by index: a deferred layout is a few hundred bytes, and
+    // moving them in the sort cost more than the sort's comparisons.
+    let deferred = walk.deferred.take().unwrap_or_default();
+    let mut order: Vec<(f64, usize)> = deferred
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.bound, i))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (bound, i) in order {
+        let d = &deferred[i];
+        if bound > cutoff(&d.cfg) {
+            continue;
         }
         visit(&d.cfg, Step::new(&d.cfg).finish(d.memory, d.split));
     }
@@ -258,8 +294,8 @@ struct Walk<'a> {
     evaluated: u32,
     /// Layouts that fit with no recomputation mode.
     out_of_memory: u32,
-    /// Steps slower than this are not wanted.
-    cutoff: &'a Cell<f64>,
+    /// Steps slower than this are not wanted, by layout.
+    cutoff: &'a dyn Fn(&Config) -> f64,
     /// Pipelines to simulate after the walk, best bound first (when a
     /// cutoff is in play).
     deferred: Option<Vec<Deferred>>,
@@ -267,7 +303,7 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     /// A walk that has visited nothing yet.
-    fn new(base: &'a Config, space: &'a SearchSpace, cutoff: &'a Cell<f64>) -> Self {
+    fn new(base: &'a Config, space: &'a SearchSpace, cutoff: &'a dyn Fn(&Config) -> f64) -> Self {
         Self {
             base,
             space,
@@ -291,7 +327,7 @@ impl<'a> Walk<'a> {
         (tp, pp, cp): (u32, u32, u32),
         dp: u32,
         split: (u32, u32),
-        visit: &mut impl FnMut(&Config, Report),
+        visit: &mut dyn FnMut(&Config, Report),
     ) {
         let (base, space) = (self.base, self.space);
         let stack = &base.stack;
@@ -351,7 +387,7 @@ impl<'a> Walk<'a> {
         &mut self,
         layout: Layout,
         split: (u32, u32),
-        visit: &mut impl FnMut(&Config, Report),
+        visit: &mut dyn FnMut(&Config, Report),
     ) {
         let mut cfg = *self.base;
         cfg.layout = layout;
@@ -386,7 +422,7 @@ impl<'a> Walk<'a> {
             .filter(|_| cfg.layout.parallel.pp > 1)
         {
             let bound = step.bound(split);
-            if bound <= self.cutoff.get() {
+            if bound <= (self.cutoff)(&cfg) {
                 deferred.push(Deferred {
                     cfg,
                     memory,

@@ -3,7 +3,7 @@
 use super::Controls;
 use scalescope_core::evaluate::Report;
 use scalescope_core::scenario::{Layout, Recompute};
-use scalescope_core::search::for_each_layout;
+use scalescope_core::search::for_each_layout_pruned;
 
 /// A cell of the TP x PP grid.
 #[derive(Clone, Debug)]
@@ -39,20 +39,33 @@ pub(super) fn grid(c: &Controls) -> Grid {
     if c.best {
         let base = c.scenario_at(c.nodes, c.gpu).resolve();
         let mut best: Vec<Option<(Layout, Report)>> = vec![None; tps.len() * pps.len()];
+        // The best step time of each cell so far: a pipeline whose bound
+        // is over it cannot be its cell's best and is not simulated.
+        let fastest: Vec<std::cell::Cell<f64>> = (0..best.len())
+            .map(|_| std::cell::Cell::new(f64::INFINITY))
+            .collect();
+        let cell_of = |cfg: &scalescope_core::scenario::Config| {
+            let p = cfg.layout.parallel;
+            let i = tps.iter().position(|&t| t == p.tp)?;
+            let j = pps.iter().position(|&q| q == p.pp)?;
+            Some(j * tps.len() + i)
+        };
         if let Ok(base) = &base {
-            for_each_layout(base, &c.space(), |cfg, r| {
-                let p = cfg.layout.parallel;
-                let (Some(i), Some(j)) = (
-                    tps.iter().position(|&t| t == p.tp),
-                    pps.iter().position(|&q| q == p.pp),
-                ) else {
-                    return;
-                };
-                let slot = &mut best[j * tps.len() + i];
-                if slot.is_none_or(|(_, b)| r.tokens_per_s > b.tokens_per_s) {
-                    *slot = Some((cfg.layout, r));
-                }
-            });
+            for_each_layout_pruned(
+                base,
+                &c.space(),
+                |cfg| cell_of(cfg).map_or(-1.0, |k| fastest[k].get()),
+                |cfg, r| {
+                    let Some(k) = cell_of(cfg) else {
+                        return;
+                    };
+                    let slot = &mut best[k];
+                    if slot.is_none_or(|(_, b)| r.tokens_per_s > b.tokens_per_s) {
+                        *slot = Some((cfg.layout, r));
+                        fastest[k].set(r.step_time_s);
+                    }
+                },
+            );
         }
         for &pp in &pps {
             for &tp in &tps {
@@ -97,4 +110,60 @@ pub(super) fn grid(c: &Controls) -> Grid {
         }
     }
     Grid { tps, pps, cells }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scalescope_core::search::for_each_layout;
+
+    /// The grid's best cells with the best-layout switch on, found with
+    /// every pipeline simulated (no cutoff).
+    fn exhaustive(c: &Controls, tps: &[u32], pps: &[u32]) -> Vec<Option<(Layout, Report)>> {
+        let mut best = vec![None; tps.len() * pps.len()];
+        let base = c.scenario_at(c.nodes, c.gpu).resolve().unwrap();
+        for_each_layout(&base, &c.space(), |cfg, r| {
+            let p = cfg.layout.parallel;
+            let (Some(i), Some(j)) = (
+                tps.iter().position(|&t| t == p.tp),
+                pps.iter().position(|&q| q == p.pp),
+            ) else {
+                return;
+            };
+            let slot: &mut Option<(Layout, Report)> = &mut best[j * tps.len() + i];
+            if slot.is_none_or(|(_, b)| r.tokens_per_s > b.tokens_per_s) {
+                *slot = Some((cfg.layout, r));
+            }
+        });
+        best
+    }
+
+    #[test]
+    fn pruned_cells_are_the_cells_every_pipeline_simulated_gives() {
+        for (model, nodes, seq) in [
+            ("llama2-7b", 32, 4096),
+            ("llama2-70b", 16, 4096),
+            ("llama2-13b", 4, 8192),
+            ("llama2-1b", 1, 2048),
+        ] {
+            let mut c = Controls::default();
+            c.best = true;
+            c.model = model;
+            c.nodes = nodes;
+            c.seq_len = seq;
+            let g = grid(&c);
+            let want = exhaustive(&c, &g.tps, &g.pps);
+            for (k, (cell, w)) in g.cells.iter().zip(&want).enumerate() {
+                match (cell, w) {
+                    (Cell::Ok(l, r), Some((wl, wr))) => {
+                        assert_eq!((l, r), (wl, wr), "{model} on {nodes} nodes, cell {k}");
+                    }
+                    (Cell::Ok(..), None) | (_, Some(_)) => {
+                        panic!("{model} on {nodes} nodes, cell {k}: {cell:?} against {w:?}")
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
