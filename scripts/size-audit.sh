@@ -29,11 +29,12 @@ TARGET_DIR="target/size-audit"
 OUT="$TARGET_DIR/bindgen"
 WASM="$OUT/scalescope-app_bg.wasm"
 
-CARGO_TARGET_DIR="$TARGET_DIR" CARGO_PROFILE_RELEASE_STRIP=false CARGO_PROFILE_RELEASE_DEBUG=false \
-  cargo build -p scalescope-app --release --target wasm32-unknown-unknown
+# The site's profile (`web`, which app/index.html names), with names kept.
+CARGO_TARGET_DIR="$TARGET_DIR" CARGO_PROFILE_WEB_STRIP=false CARGO_PROFILE_WEB_DEBUG=false \
+  cargo build -p scalescope-app --profile web --target wasm32-unknown-unknown
 rm -rf "$OUT"
 # As trunk runs it (no wasm-opt), so the code is the shipped code plus names.
-wasm-bindgen --target web --out-dir "$OUT" "$TARGET_DIR/wasm32-unknown-unknown/release/scalescope-app.wasm"
+wasm-bindgen --target web --out-dir "$OUT" "$TARGET_DIR/wasm32-unknown-unknown/web/scalescope-app.wasm"
 
 echo
 echo "== largest items (twiggy top -n 30)"

@@ -43,7 +43,8 @@ async function siteSize() {
   let total = 0;
   for (const entry of await readdir(dist, { withFileTypes: true })) {
     // The one-file copy (scripts/classroom.py) is a download of its own,
-    // not part of what a visit loads.
+    // not part of what a visit loads; the page fragments in pages/ (a
+    // folder, so not read here) load when the model page or tour opens.
     if (!entry.isFile() || entry.name === SINGLE_FILE) continue;
     total += gzipSync(await readFile(join(dist, entry.name)), { level: 9 }).length;
   }

@@ -35,7 +35,7 @@ fn card(
             class="card"
             class:highlight=move || page.tour_at.get().is_some_and(|t| {
                 let stop = crate::tour::STOPS[t];
-                stop.chart == chart || (chart == Chart::Timeline && stop.timeline.is_some())
+                stop.chart == chart || (chart == Chart::Timeline && stop.timeline)
             })
             data-testid=format!("card-{}", chart.id())
         >

@@ -1,4 +1,4 @@
-//! The paper tour's panel: the stop's explanation, the paper's number
+//! The paper tour's panel: the stop's explanation and the paper's number
 //! beside the model's (computed by the core for the paper's exact
 //! setting when the site was built), and buttons to step back, forward or leave.
 
@@ -39,9 +39,9 @@ pub fn panel(
     controls: RwSignal<Controls>,
 ) -> impl IntoView {
     let stop = STOPS[i];
-    // The paper's statement beside the model's for the same setting, the
-    // stated numbers and whether the finding holds, computed when the site
-    // was built (`scalescope pages`).
+    // The stop's words, the paper's statement beside the model's for the
+    // same setting, the stated numbers and whether the finding holds,
+    // written when the site was built (`scalescope pages`).
     let compare: RwSignal<Option<String>> = RwSignal::new(None);
     fragment::load("tour", move |read| {
         compare.try_set(Some(match read {
@@ -61,12 +61,9 @@ pub fn panel(
                 <span class="tour-step">{format!("Paper tour · stop {} of {}", i + 1, STOPS.len())}</span>
                 <h2 data-testid="tour-title">{format!("{}: {}", stop.finding, stop.title)}</h2>
             </div>
-            <p data-testid="tour-text">{stop.text}</p>
             <div inner_html=move || compare.get().unwrap_or_else(
-                || String::from("<p class=\"hint\" data-testid=\"tour-loading\">Loading the model's numbers for the paper's setting…</p>"),
+                || String::from("<p class=\"hint\" data-testid=\"tour-loading\">Loading the stop and the model's numbers for the paper's setting…</p>"),
             )></div>
-            <p class="tour-try">"Try: " {stop.try_this}</p>
-            {stop.timeline.map(|t| view! { <p class="tour-try" data-testid="tour-timeline">{t}</p> })}
             <div class="tour-nav">
                 <button type="button" data-testid="tour-back" disabled=i == 0
                     on:click=move |_| go(i.saturating_sub(1), tour_at, controls)>"← Back"</button>

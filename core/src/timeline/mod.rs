@@ -267,12 +267,20 @@ pub fn timeline_checked(cfg: &Config) -> Timeline {
 /// The spans of the intervals `keep` picks, sorted by start and merged
 /// where they touch or overlap.
 fn merged(intervals: &[Interval], keep: impl Fn(&Interval) -> bool) -> Vec<(f64, f64)> {
-    let mut spans: Vec<(f64, f64)> = intervals
-        .iter()
-        .filter(|i| keep(i))
-        .map(|i| (i.start_s, i.end_s))
-        .collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    merge(
+        intervals
+            .iter()
+            .filter(|i| keep(i))
+            .map(|i| (i.start_s, i.end_s))
+            .collect(),
+    )
+}
+
+/// `spans` sorted by start and merged where they touch or overlap. Apart
+/// from [`merged`], which is generic, so that one sort serves every caller
+/// (the order of equal starts does not change the merge).
+fn merge(mut spans: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    spans.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Vec<(f64, f64)> = Vec::new();
     for (a, b) in spans {
         match out.last_mut() {

@@ -7,6 +7,8 @@
 
 #[path = "equations.rs"]
 mod equations;
+#[path = "tour_words.rs"]
+mod tour_words;
 
 use core::fmt::Write as _;
 use equations::SECTIONS;
@@ -300,12 +302,29 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
     h
 }
 
-/// The tour's comparison for every finding, each between `<!--F1-->` and
-/// `<!--/F1-->` markers the explorer cuts it out by.
+/// Every stop of the tour: its words and the finding's comparison, each
+/// between `<!--F1-->` and `<!--/F1-->` markers the explorer cuts it out by.
 fn tour(all: &[Finding]) -> String {
     let mut h = String::new();
-    for f in all {
-        let _ = writeln!(h, "<!--{id}-->{}<!--/{id}-->", compare(f), id = f.id);
+    for w in &tour_words::WORDS {
+        let _ = write!(
+            h,
+            "<!--{id}--><p data-testid=\"tour-text\">{}</p>",
+            esc(w.text),
+            id = w.finding
+        );
+        if let Some(f) = all.iter().find(|f| f.id == w.finding) {
+            h.push_str(&compare(f));
+        }
+        let _ = write!(h, "<p class=\"tour-try\">Try: {}</p>", esc(w.try_this));
+        if let Some(t) = w.timeline {
+            let _ = write!(
+                h,
+                "<p class=\"tour-try\" data-testid=\"tour-timeline\">{}</p>",
+                esc(t)
+            );
+        }
+        let _ = writeln!(h, "<!--/{}-->", w.finding);
     }
     h
 }
