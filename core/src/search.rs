@@ -185,12 +185,9 @@ pub fn for_each_layout_within(
     walk_layouts(base, space, &|_| cutoff.get(), &mut visit)
 }
 
-/// [`for_each_layout_within`] with a cutoff for each layout: a pipeline is
-/// simulated only if its bound is under `cutoff(layout)` when its turn
-/// comes. A caller that keeps the best layout of each group (the
-/// explorer's TP x PP grid keeps one per cell) passes the best step time
-/// of the layout's group so far, and a negative one for layouts it does
-/// not want.
+/// [`for_each_layout_within`] with a cutoff per layout: a caller keeping
+/// the best of each group (the explorer's grid, per cell) passes its
+/// group's best step time so far, and a negative one for unwanted layouts.
 pub fn for_each_layout_pruned(
     base: &Config,
     space: &SearchSpace,
@@ -200,10 +197,8 @@ pub fn for_each_layout_pruned(
     walk_layouts(base, space, &cutoff, &mut visit)
 }
 
-/// The walk of [`for_each_layout_pruned`] for any visitor: one copy of the
-/// walk (and of its sort) serves every caller, where a generic walk would
-/// be compiled once per visitor. The indirect calls per visited layout
-/// cost nothing measurable beside its evaluation.
+/// The walk of [`for_each_layout_pruned`]: one copy (with its sort) for
+/// every visitor, where a generic walk is compiled once per visitor.
 fn walk_layouts(
     base: &Config,
     space: &SearchSpace,
