@@ -146,11 +146,13 @@ mod tests {
             ("llama2-13b", 4, 8192),
             ("llama2-1b", 1, 2048),
         ] {
-            let mut c = Controls::default();
-            c.best = true;
-            c.model = model;
-            c.nodes = nodes;
-            c.seq_len = seq;
+            let c = Controls {
+                best: true,
+                model,
+                nodes,
+                seq_len: seq,
+                ..Controls::default()
+            };
             let g = grid(&c);
             let want = exhaustive(&c, &g.tps, &g.pps);
             for (k, (cell, w)) in g.cells.iter().zip(&want).enumerate() {
