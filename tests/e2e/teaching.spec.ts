@@ -150,3 +150,25 @@ test.describe('model page', () => {
     app.expectNoProblems();
   });
 });
+
+test.describe('fragments', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('a fragment that cannot be fetched is named, and the explorer keeps working', async ({ page }) => {
+    // The model page and the tour's words are fetched when their view
+    // opens; with the network gone and no offline copy (no service
+    // worker), each says so.
+    await page.route('**/pages/*.html', (route) => route.abort());
+    const app = new ScaleScopePage(page);
+    await app.goto();
+    await page.getByTestId('model-link').click();
+    await expect(page.getByTestId('model-page').getByRole('alert')).toContainText('could not be loaded');
+    await page.getByTestId('explorer-link').click();
+    await page.getByTestId('tour-start').click();
+    await expect(page.getByTestId('tour').getByRole('alert')).toContainText('could not be loaded');
+    await expect(page.getByTestId('tour-title')).toContainText('F1: ');
+    await page.getByTestId('tour-leave').click();
+    await app.repaintAfter(async () => app.slider('nodes').press('ArrowLeft'));
+    expect(app.problems.pageErrors).toEqual([]);
+  });
+});
