@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the site's wasm bytes go (docs/size.md): the release build as
+# Where the site's wasm bytes go (docs/size.md): the site's build (profile web) as
 # shipped, but with function names kept, read by twiggy.
 #
 #   scripts/size-audit.sh        (make size-audit)
@@ -23,7 +23,7 @@ for tool in twiggy wasm-bindgen python3; do
   fi
 done
 
-# Its own target directory: the release profile with names kept is a
+# Its own target directory: the web profile with names kept is a
 # different build, and sharing target/ would rebuild the shipped one after.
 TARGET_DIR="target/size-audit"
 OUT="$TARGET_DIR/bindgen"
