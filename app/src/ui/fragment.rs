@@ -38,6 +38,16 @@ pub fn load(name: &'static str, done: impl FnOnce(Result<String, String>) + 'sta
     });
 }
 
+/// Why a fragment could not be read, as the alert both views show in its
+/// place.
+#[must_use]
+pub fn alert(why: &str) -> String {
+    format!(
+        "<p class=\"error\" role=\"alert\">{}</p>",
+        crate::format::escape_html(why)
+    )
+}
+
 /// Stores a fragment read and returns it.
 fn keep(name: &'static str, html: String) -> String {
     READ.with_borrow_mut(|r| r.push((name, html.clone())));

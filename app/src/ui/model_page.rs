@@ -21,12 +21,7 @@ fn hash() -> Option<String> {
 pub fn view() -> impl IntoView {
     let html: RwSignal<Option<String>> = RwSignal::new(None);
     fragment::load("model", move |read| {
-        html.try_set(Some(read.unwrap_or_else(|why| {
-            format!(
-                "<p class=\"error\" role=\"alert\">{}</p>",
-                crate::format::escape_html(&why)
-            )
-        })));
+        html.try_set(Some(read.unwrap_or_else(|why| fragment::alert(&why))));
         // A link to one section (`#model-overlap`) lands on it once it is there.
         if let Some(id) = hash().filter(|h| h.len() > "#model".len()) {
             request_animation_frame(move || {

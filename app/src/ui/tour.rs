@@ -48,10 +48,7 @@ pub fn panel(
             Ok(all) => fragment::cut(&all, stop.finding)
                 .unwrap_or_default()
                 .to_owned(),
-            Err(why) => format!(
-                "<p class=\"error\" role=\"alert\">{}</p>",
-                crate::format::escape_html(&why)
-            ),
+            Err(why) => fragment::alert(&why),
         }));
     });
     let last = STOPS.len() - 1;
