@@ -36,7 +36,8 @@ const USAGE: &str = "usage:
   scalescope calibration               every calibrated constant and its source
   scalescope pages DIR                 the explorer's model page and tour numbers as HTML
                                        fragments (DIR/model.html, DIR/tour.html)
-  scalescope bench                     evaluations per second, time of a full search";
+  scalescope bench [search [--runs N]] evaluations per second, time of a full search
+                                       (search: only the search, N times, for a profiler)";
 
 /// Writes a line to standard output. A closed pipe (`scalescope validate |
 /// head -3`) ends the program quietly, as other command-line tools do.
@@ -244,6 +245,10 @@ fn run(args: &[String]) -> Result<(), String> {
             Some(dir) => pages::write(std::path::Path::new(dir)),
             None => Err(USAGE.to_string()),
         },
+        Some("bench") if args.get(1).map(String::as_str) == Some("search") => {
+            bench_search(number(args, "--runs", 200.0)? as usize);
+            Ok(())
+        }
         Some("bench") => {
             bench();
             Ok(())
@@ -521,10 +526,20 @@ fn bench() {
         samples[samples.len() * 95 / 100] * 1e6
     );
 
+    bench_search(20);
+    bench_timeline();
+    extremes::bench();
+    calibrate::bench();
+    std::hint::black_box(sink);
+}
+
+/// The search of Llama-2 70B on 2048 H100s, `runs` times (`bench search
+/// --runs N` runs only this, for a profiler).
+fn bench_search(runs: usize) {
     let big = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 1024, 1);
     let mut times = Vec::new();
     let mut result = search(&big, &SearchSpace::full(), Objective::Throughput, 1);
-    for _ in 0..20 {
+    for _ in 0..runs.max(1) {
         let t = Instant::now();
         result = search(&big, &SearchSpace::full(), Objective::Throughput, 1);
         times.push(t.elapsed().as_secs_f64());
@@ -550,10 +565,6 @@ fn bench() {
         result.out_of_memory,
         best.unwrap_or_default()
     );
-    bench_timeline();
-    extremes::bench();
-    calibrate::bench();
-    std::hint::black_box(sink);
 }
 
 /// The timeline of Llama-2 70B on 2048 H100s with PP 8 and 16 micro-batches.

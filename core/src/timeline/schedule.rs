@@ -376,19 +376,11 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
     let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
     let run = simulate(pp, v, m_sim, p.schedule, send, &span, &starts);
     // A long run of micro-batches: the steady state grows by what the
-    // missing ones take, at the pace the schedule settles into (measured
-    // between this run and one of two rounds fewer).
+    // missing ones take, at the pace the schedule settles into.
     let extra = if m > m_sim {
-        let short = simulate(pp, v, m_sim - 2 * pp, p.schedule, send, &span, &starts);
-        let end = |r: &Run| {
-            r.times
-                .iter()
-                .filter_map(|t| t.last())
-                .map(|t| t.2)
-                .fold(0.0, f64::max)
-        };
-        let period = (end(&run) - end(&short)) / f64::from(2 * pp);
-        f64::from(m - m_sim) * period
+        f64::from(m - m_sim) * steady_period(&run, p.schedule, &|m| {
+            simulate(pp, v, m, p.schedule, send, &span, &starts)
+        })
     } else {
         0.0
     };
@@ -398,6 +390,40 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
         extra,
         send,
     }
+}
+
+/// Time per micro-batch of the steady state of `run` (of at least four
+/// rounds of `pp` micro-batches, two more per extra chunk). Under 1F1B
+/// and interleaving, the first stage's steady state pairs a forward with
+/// a backward, and a schedule whose passes keep their times repeats
+/// itself every round: the pace is read off the first stage's last two
+/// rounds of pairs, without a second run. GPipe has no such pairs: a run
+/// of two rounds fewer (`rerun`) gives the pace from the two ends.
+pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -> Run) -> f64 {
+    let (pp, v, m) = run.shape;
+    let end = |r: &Run| {
+        r.times
+            .iter()
+            .filter_map(|t| t.last())
+            .map(|t| t.2)
+            .fold(0.0, f64::max)
+    };
+    if schedule == Schedule::Gpipe {
+        return (end(run) - end(&rerun(m - 2 * pp))) / f64::from(2 * pp);
+    }
+    let total = (m * v) as usize;
+    let warmup = if v > 1 {
+        ((pp - 1) * 2 + (v - 1) * pp) as usize
+    } else {
+        (pp - 1) as usize
+    }
+    .min(total);
+    let pairs = total - warmup;
+    let span = (2 * pp * v) as usize;
+    let times = &run.times[0];
+    // The backward of the last steady pair and of the pair two rounds back.
+    let at = |pair: usize| times[warmup + 2 * pair + 1].0;
+    (at(pairs - 1) - at(pairs - 1 - span)) / f64::from(2 * pp)
 }
 
 /// The step's makespan under a pipeline split as `split` (earlier stages'
@@ -502,5 +528,58 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
         layers_per_group: group,
         detailed_passes: keep,
         stages,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// The pace read off one run's first stage is the pace between the
+    /// ends of two runs two rounds apart, for pipelines of every schedule,
+    /// depth and balance (the last stage runs the head).
+    #[test]
+    fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
+        let base = Scenario::example().to_config().unwrap();
+        let mut checked = 0;
+        for (pp, v) in [(2, 1), (3, 1), (4, 1), (8, 1), (4, 2), (8, 2), (2, 4), (16, 2)] {
+            for mb in [1, 2] {
+                for tp in [1, 8] {
+                    let mut cfg = base;
+                    let p = &mut cfg.layout.parallel;
+                    p.pp = pp;
+                    p.tp = tp;
+                    p.virtual_stages = v;
+                    p.schedule = if v > 1 {
+                        Schedule::Interleaved
+                    } else {
+                        Schedule::OneFOneB
+                    };
+                    cfg.layout.micro_batch = mb;
+                    let step = Step::new(&cfg);
+                    let (first, last) = recipes(&step, cfg.pipeline_split());
+                    let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+                    let m = simulated_micro_batches(pp, step.v as u32, 10_000);
+                    let send = phases::pipeline_send(&cfg, &step.shape, &step.links).0;
+                    let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
+                    let span = |s: u32, op: Op| span_of(recipe(s), op);
+                    let run_of = |m| simulate(pp, step.v as u32, m, p_schedule(&cfg), send, &span, &starts);
+                    let run = run_of(m);
+                    let one = steady_period(&run, p_schedule(&cfg), &run_of);
+                    let two = steady_period(&run, Schedule::Gpipe, &run_of);
+                    assert!(
+                        (one - two).abs() <= 1e-9 * two.abs().max(1e-12),
+                        "pp {pp} v {v} mb {mb} tp {tp}: {one} vs {two}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 32);
+    }
+
+    fn p_schedule(cfg: &crate::scenario::Config) -> Schedule {
+        cfg.layout.parallel.schedule
     }
 }
