@@ -5,23 +5,64 @@
 use serde::Serialize;
 
 /// Fraction of peak that large bf16 (and fp8) GEMMs sustain inside a
-/// training step on H100 SXM. Fitted on the published runs
+/// training step on H100 SXM; each GEMM of a layer is slowed further by
+/// its shape ([`GEMM_SHAPE_H100`]). Fitted on the published runs
 /// ([`crate::validation`]: 41 runs, 8 sources, by least squares on the
 /// relative error; `scalescope validate` prints the fit and each source's
-/// error with constants fitted without it). cuBLAS microbenchmarks reach
-/// 0.71 to 0.76 of the bf16 peak and less of the fp8 one; the fit sits
-/// below them because a training step's GEMMs share the GPU with NCCL and
-/// run at lower clocks under power limits.
-pub const GEMM_EFFICIENCY_H100: f64 = 0.59;
+/// error with constants fitted without it). The best measured matmuls
+/// reach 0.80 to 0.84 of the bf16 peak; the fit sits below them because a
+/// training step's GEMMs share the GPU with NCCL and run at lower clocks
+/// under power limits.
+pub const GEMM_EFFICIENCY_H100: f64 = 0.638;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
-/// A100. Fitted on the published runs with the H100 value; cuBLAS
-/// microbenchmarks reach 0.85 to 0.90 (265 to 280 of 312 TFLOP/s).
-pub const GEMM_EFFICIENCY_A100: f64 = 0.70;
+/// A100, before its shape ([`GEMM_SHAPE_A100`]). Fitted on the published
+/// runs with the H100 value; the best measured matmuls reach 0.85 to 0.87
+/// (264.5 to 271.2 of 312 TFLOP/s).
+pub const GEMM_EFFICIENCY_A100: f64 = 0.713;
 /// Fraction of peak that large fp16 GEMMs sustain inside a training step on
 /// V100 (no published run here): its microbenchmark rate (0.76 to 0.80)
-/// times the ratio of A100's fitted value to its microbenchmark rate (0.70
-/// over 0.875).
-pub const GEMM_EFFICIENCY_V100: f64 = 0.62;
+/// times the ratio of A100's fitted value to its microbenchmark rate (0.713
+/// over 0.88).
+pub const GEMM_EFFICIENCY_V100: f64 = 0.63;
+/// Large-GEMM ceiling of H100 SXM's bf16 cuBLAS matmuls (fraction of
+/// peak): the best achievable matmuls measure 790 to 798 TFLOP/s
+/// (stas00/ml-engineering MAMF tables, and 8192-cubed runs).
+pub const GEMM_CEILING_H100: f64 = 0.84;
+/// H100's GEMM prologue and epilogue per output tile, in steps of the
+/// reduction `k` ([`crate::hardware::GemmShape`]): fitted (least squares
+/// in log space, with [`GEMM_TAIL_H100`]) to the 93 bf16 cuBLAS
+/// measurements of OpenXLA's sm_90 matmul table with every dimension 512
+/// to 4096; median error 1.9%. Not fitted on any training run.
+pub const GEMM_EPILOGUE_H100: f64 = 113.0;
+/// H100's last-wave tail, in output elements (`m x n`): the same fit.
+pub const GEMM_TAIL_H100: f64 = 2.88e5;
+/// fp8 GEMMs' ceiling over bf16's on H100, each as a fraction of its own
+/// peak: 70.9% (1402.6 of 1979 TFLOP/s) against 80.3% (794.5 of 989) for
+/// the best measured matmuls (MAMF tables).
+pub const FP8_GEMM_RATIO: f64 = 0.883;
+/// Large-GEMM ceiling of A100 SXM's bf16 matmuls: 264.5 to 271.2 of 312
+/// TFLOP/s measured (MAMF tables); also V100's.
+pub const GEMM_CEILING_A100: f64 = 0.88;
+/// A100's epilogue in steps of `k`: no shape-resolved A100 table is
+/// published, so H100's halved (half the MMA rate per SM makes the same
+/// epilogue cycles half as many steps of `k`); also V100's.
+pub const GEMM_EPILOGUE_A100: f64 = 56.6;
+/// A100's last-wave tail: H100's scaled by the SM count (108 of 132).
+pub const GEMM_TAIL_A100: f64 = 2.35e5;
+/// How GEMM throughput falls with shape on H100 SXM.
+pub const GEMM_SHAPE_H100: crate::hardware::GemmShape = crate::hardware::GemmShape {
+    ceiling: GEMM_CEILING_H100,
+    k0: GEMM_EPILOGUE_H100,
+    a0: GEMM_TAIL_H100,
+    fp8_ratio: FP8_GEMM_RATIO,
+};
+/// The same on A100 SXM, carried over to V100.
+pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmShape {
+    ceiling: GEMM_CEILING_A100,
+    k0: GEMM_EPILOGUE_A100,
+    a0: GEMM_TAIL_A100,
+    fp8_ratio: 1.0,
+};
 /// FlashAttention-2 forward and backward on H100: about 35% of peak (the
 /// FlashAttention-3 paper's measurement of FlashAttention-2 on H100).
 pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
@@ -134,7 +175,7 @@ pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.13;
 /// traffic (Megatron-LM, llm-foundry, torchtitan). Fitted on the published
 /// runs with the GEMM efficiencies (`scalescope validate` prints the fit
 /// and its leave-one-source-out error); the paper's stack keeps its own.
-pub const TUNED_OVERLAP_SHARE: f64 = 0.40;
+pub const TUNED_OVERLAP_SHARE: f64 = 0.38;
 /// Share of the NVLink bus rate that a data-parallel collective confined to
 /// one node (FSDP on one node, HSDP's shards) reaches while compute runs
 /// beside it. The paper has no single-node FSDP run. Calibrated on MosaicML
@@ -191,7 +232,42 @@ pub const TABLE: &[Constant] = &[
     row!(
         GEMM_EFFICIENCY_V100,
         "-",
-        "cuBLAS fp16 microbenchmarks on V100 (0.76-0.80) times A100's fitted-to-microbenchmark ratio (0.70 / 0.875)"
+        "cuBLAS fp16 microbenchmarks on V100 (0.76-0.80) times A100's fitted-to-microbenchmark ratio (0.713 / 0.88)"
+    ),
+    row!(
+        GEMM_CEILING_H100,
+        "-",
+        "best achievable H100 SXM bf16 matmuls, 790-798 TFLOP/s (stas00/ml-engineering MAMF tables)"
+    ),
+    row!(
+        GEMM_EPILOGUE_H100,
+        "k steps",
+        "fitted with GEMM_TAIL_H100 to 93 cuBLAS bf16 GEMMs of OpenXLA's sm_90 matmul table (median error 1.9%); not on training runs"
+    ),
+    row!(
+        GEMM_TAIL_H100,
+        "elements",
+        "fitted with GEMM_EPILOGUE_H100 to OpenXLA's sm_90 matmul table"
+    ),
+    row!(
+        FP8_GEMM_RATIO,
+        "-",
+        "best H100 fp8 matmul 70.9% of fp8 peak over best bf16 80.3% of bf16 peak (MAMF tables)"
+    ),
+    row!(
+        GEMM_CEILING_A100,
+        "-",
+        "best achievable A100 SXM bf16 matmuls, 264.5-271.2 TFLOP/s (MAMF tables); also V100"
+    ),
+    row!(
+        GEMM_EPILOGUE_A100,
+        "k steps",
+        "H100's halved (half the MMA rate per SM); no shape-resolved A100 table published"
+    ),
+    row!(
+        GEMM_TAIL_A100,
+        "elements",
+        "H100's scaled by SM count (108 of 132)"
     ),
     row!(
         ATTENTION_EFFICIENCY_H100,

@@ -36,8 +36,11 @@ pub struct Gpu {
     pub tdp: Watts,
     /// Power drawn by an idle GPU with its clocks up.
     pub idle: Watts,
-    /// Fraction of peak that large bf16 GEMMs reach on this part.
+    /// Fraction of peak that large bf16 GEMMs reach on this part inside a
+    /// training step; smaller GEMMs reach less ([`Gpu::gemm_shape`]).
     pub gemm_efficiency: f64,
+    /// How a GEMM's throughput falls with its shape on this part.
+    pub gemm_shape: GemmShape,
     /// Fraction of peak that the fused attention kernel reaches
     /// (FlashAttention-2; CUTLASS attention on V100).
     pub attention_efficiency: f64,
@@ -48,6 +51,42 @@ pub struct Gpu {
     /// third-generation NVSwitch and later), which NCCL uses for AllReduce
     /// inside a node.
     pub nvlink_sharp: bool,
+}
+
+/// How a GEMM's throughput falls with its shape, as cuBLAS measurements
+/// show it: a GEMM of `m x n` outputs over a reduction of `k` reaches
+/// `1 / (1/e + k0/k + a0/(m n))` of peak, where `e` is the large-GEMM
+/// ceiling, `k0/k` the per-tile prologue and epilogue (fewer steps of `k`
+/// to spread them over) and `a0/(m n)` the last wave's tail (too few
+/// output tiles to fill the SMs). [`GemmShape::factor`] is that over the
+/// ceiling: 1 for a large GEMM, and what multiplies
+/// [`Gpu::gemm_efficiency`] for the GEMM at hand.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GemmShape {
+    /// Large-GEMM ceiling of the microbenchmarks (fraction of peak).
+    pub ceiling: f64,
+    /// Prologue and epilogue per output tile, in steps of `k`.
+    pub k0: f64,
+    /// The last wave's tail, in output elements.
+    pub a0: f64,
+    /// fp8 GEMMs' ceiling over bf16's, each as a fraction of its own peak.
+    pub fp8_ratio: f64,
+}
+
+impl GemmShape {
+    /// The fraction of the large-GEMM rate that an `m x n x k` GEMM
+    /// reaches (in fp8 if `fp8`: each step of `k` takes half the time, so
+    /// the epilogue weighs twice as many steps).
+    #[must_use]
+    pub fn factor(&self, m: f64, n: f64, k: f64, fp8: bool) -> f64 {
+        let (k0, ratio) = if fp8 {
+            (2.0 * self.k0, self.fp8_ratio)
+        } else {
+            (self.k0, 1.0)
+        };
+        let tail = self.ceiling * (k0 / k.max(1.0) + self.a0 / (m * n).max(1.0));
+        ratio / (1.0 + tail)
+    }
 }
 
 /// V100-SXM2-32GB in a DGX-1 (hybrid cube-mesh NVLink 2).
@@ -65,6 +104,7 @@ pub const V100: Gpu = Gpu {
     tdp: Watts(300.0),
     idle: Watts(40.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
+    gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
     sm_count: 80,
     nvlink_sharp: false,
@@ -85,6 +125,7 @@ pub const A100_40GB: Gpu = Gpu {
     tdp: Watts(400.0),
     idle: Watts(50.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
+    gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
     sm_count: 108,
     nvlink_sharp: false,
@@ -114,6 +155,7 @@ pub const H100: Gpu = Gpu {
     tdp: Watts(700.0),
     idle: Watts(70.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    gemm_shape: cal::GEMM_SHAPE_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     sm_count: 132,
     nvlink_sharp: true,
@@ -144,6 +186,7 @@ pub const B200: Gpu = Gpu {
     tdp: Watts(1000.0),
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    gemm_shape: cal::GEMM_SHAPE_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     sm_count: 148,
     nvlink_sharp: true,

@@ -116,7 +116,25 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let kv_len = s.seq / cp;
     let attention_efficiency =
         gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
-    let gemm_flops = 2.0 * tokens * (model.attention_params() + model.mlp_params()) / tp;
+    // The layer's four GEMMs, each `tokens x n x k` on this TP rank, at
+    // the rate its shape reaches: QKV, the output projection, the MLP's
+    // up (and gate) projection and its down projection. Backward's two
+    // GEMMs per weight have the same dimensions, permuted.
+    let fp8 = cfg.precision == Precision::Fp8;
+    let shape = &gpu.gemm_shape;
+    let kv = model.kv_dim();
+    let ffn = f64::from(model.ffn);
+    let up = match model.mlp {
+        Mlp::Swiglu => 2.0,
+        Mlp::Gelu => 1.0,
+    };
+    let gemm_time = |n: f64, k: f64| {
+        2.0 * tokens * n * k / (s.peak_mm * gpu.gemm_efficiency * shape.factor(tokens, n, k, fp8))
+    };
+    let gemms = gemm_time((h + 2.0 * kv) / tp, h)
+        + gemm_time(h, h / tp)
+        + gemm_time(up * ffn / tp, h)
+        + gemm_time(h, ffn / tp);
     let attn_flops = 2.0 * tokens * s.seq * h / tp;
     // Norms and residual adds on the hidden state (split by sequence
     // parallelism), rotary on the local queries and keys, the MLP
@@ -142,16 +160,15 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
             + t0 * 2.0
     };
     let layer = LayerCompute {
-        gemm: Seconds(gemm_flops / (s.peak_mm * gpu.gemm_efficiency)) + t0 * cal::GEMMS_PER_LAYER,
+        gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
             + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
                 * (stack.elementwise_kernels + 2.0 * (cp - 1.0)),
     };
     let vocab = f64::from(model.vocab);
-    let head_fwd = Seconds(2.0 * tokens * h * vocab / tp / (s.peak_mm * gpu.gemm_efficiency))
-        + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm
-        + t0;
+    let head_fwd =
+        Seconds(gemm_time(vocab / tp, h)) + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm + t0;
     (layer, head_fwd)
 }
 

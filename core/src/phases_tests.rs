@@ -26,7 +26,10 @@ fn compute_splits_gemms_over_tensor_parallel_ranks() {
     cfg.layout.parallel.tp = 4;
     let four = compute(&cfg, &Shape::of(&cfg)).0;
     let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US) * cal::GEMMS_PER_LAYER;
-    assert!(((one.gemm - t0).0 / (four.gemm - t0).0 - 4.0).abs() < 1e-9);
+    // A quarter of the FLOPs, in GEMMs a quarter as wide, which reach a
+    // little less of the peak.
+    let ratio = (one.gemm - t0).0 / (four.gemm - t0).0;
+    assert!(ratio > 3.6 && ratio < 4.0, "{ratio}");
     // Without sequence parallelism the norms stay whole on every rank.
     assert!(four.elementwise.0 > one.elementwise.0 / 4.0);
 }
@@ -113,4 +116,32 @@ fn pipeline_sends_show_only_in_fill_and_drain() {
     cfg.layout.parallel.pp = 4;
     let c = pipeline(&cfg, &Shape::of(&cfg), &links(&cfg), 8.0);
     assert!((c.exposed.0 / c.total.0 - 3.0 / 8.0).abs() < 1e-12);
+}
+
+/// The shape factor times its ceiling, with the fixed cost the model adds
+/// to every kernel, reproduces the cuBLAS measurements it was fitted to
+/// (OpenXLA's sm_90 table, TFLOP/s of 989) within 4%, and a large GEMM
+/// runs at the ceiling.
+#[test]
+fn gemm_shape_follows_the_measured_h100_table() {
+    let s = crate::hardware::H100.gemm_shape;
+    for (m, n, k, tflops) in [
+        (4096.0, 4096.0, 4096.0, 783.3),
+        (4096.0, 4096.0, 2048.0, 738.7),
+        (16384.0, 2048.0, 2048.0, 759.3),
+        (16384.0, 4096.0, 1024.0, 725.5),
+        (8192.0, 2048.0, 4096.0, 783.2),
+    ] {
+        let flops = 2.0 * m * n * k;
+        let time = flops / (989e12 * s.ceiling * s.factor(m, n, k, false))
+            + cal::KERNEL_OVERHEAD_US * 1e-6;
+        let model = flops / time / 1e12;
+        assert!(
+            (model / tflops - 1.0).abs() < 0.04,
+            "{m}x{n}x{k}: {model} vs {tflops}"
+        );
+    }
+    assert!(s.factor(65536.0, 65536.0, 65536.0, false) > 0.99);
+    // fp8 reaches less of its own peak than bf16 does of its.
+    assert!(s.factor(8192.0, 8192.0, 8192.0, true) < 0.9 * s.factor(8192.0, 8192.0, 8192.0, false));
 }

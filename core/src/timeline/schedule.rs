@@ -378,9 +378,10 @@ pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> 
     // A long run of micro-batches: the steady state grows by what the
     // missing ones take, at the pace the schedule settles into.
     let extra = if m > m_sim {
-        f64::from(m - m_sim) * steady_period(&run, p.schedule, &|m| {
-            simulate(pp, v, m, p.schedule, send, &span, &starts)
-        })
+        f64::from(m - m_sim)
+            * steady_period(&run, p.schedule, &|m| {
+                simulate(pp, v, m, p.schedule, send, &span, &starts)
+            })
     } else {
         0.0
     };
@@ -543,7 +544,16 @@ mod tests {
     fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
         let base = Scenario::example().to_config().unwrap();
         let mut checked = 0;
-        for (pp, v) in [(2, 1), (3, 1), (4, 1), (8, 1), (4, 2), (8, 2), (2, 4), (16, 2)] {
+        for (pp, v) in [
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (8, 1),
+            (4, 2),
+            (8, 2),
+            (2, 4),
+            (16, 2),
+        ] {
             for mb in [1, 2] {
                 for tp in [1, 8] {
                     let mut cfg = base;
@@ -564,7 +574,8 @@ mod tests {
                     let send = phases::pipeline_send(&cfg, &step.shape, &step.links).0;
                     let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
                     let span = |s: u32, op: Op| span_of(recipe(s), op);
-                    let run_of = |m| simulate(pp, step.v as u32, m, p_schedule(&cfg), send, &span, &starts);
+                    let run_of =
+                        |m| simulate(pp, step.v as u32, m, p_schedule(&cfg), send, &span, &starts);
                     let run = run_of(m);
                     let one = steady_period(&run, p_schedule(&cfg), &run_of);
                     let two = steady_period(&run, Schedule::Gpipe, &run_of);

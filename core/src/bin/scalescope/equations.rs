@@ -120,11 +120,17 @@ pub const SECTIONS: &[Section] = &[
         id: "compute",
         title: "Compute: GEMMs, attention, element-wise work and the optimizer",
         paragraphs: &[
-            "A layer's GEMM time is its matmul FLOPs over the derated peak plus four fixed kernel \
-             overheads of 8 µs (launch, tail and wave quantisation), which is what makes the \
-             small GEMMs of high TP run far below peak. The efficiency is one constant per GPU, \
-             fitted on 41 published runs (not on the paper): 0.59 on H100 (also used for H200 and \
-             B200), 0.7 on A100, and 0.62 on V100 by A100's ratio to its microbenchmarks.",
+            "A layer has four GEMMs (QKV, output projection, the MLP's up and down projections), \
+             each T × n × k on one TP rank, and each runs at the rate its shape reaches: cuBLAS \
+             measurements on H100 show a GEMM losing throughput when its reduction k is short \
+             (each output tile's prologue and epilogue spread over fewer steps) and when it has \
+             few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
+             OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
+             in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
+             paper): 0.638 on H100 (also used for H200 and B200), 0.713 on A100, and 0.63 on \
+             V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
+             theirs (the best measured matmuls of each). A fixed 8 µs per GEMM (launch and tail) \
+             completes the time.",
             "FlashAttention runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
              CUTLASS attention on V100), scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
              key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
@@ -137,15 +143,20 @@ pub const SECTIONS: &[Section] = &[
         equations: &[
             "T = b × s ÷ cp;  L_kv = s ÷ cp;  t_0 = 8 µs;  peak = dense peak of the matmul \
              precision",
-            "t_gemm = 2 × T × (2h² + 2h × kv + k × h × f) ÷ tp ÷ (peak × η_gemm) + 4 × t_0",
-            "η_gemm = 0.59 (H100, H200, B200), 0.7 (A100), 0.62 (V100)",
+            "t_gemm = Σ over (n, k) in {((h + 2kv) ÷ tp, h), (h, h ÷ tp), (u × f ÷ tp, h), (h, f ÷ \
+             tp)} of 2 × T × n × k ÷ (peak × η_gemm × σ(T, n, k)) + 4 × t_0;  u = 2 (SwiGLU), 1 \
+             (GeLU)",
+            "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
+             a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  fp8: k_0 doubled, \
+             r = 0.883 (else 1)",
+            "η_gemm = 0.638 (H100, H200, B200), 0.713 (A100), 0.63 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200), \
              0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
              scores)",
             "t_fwd = t_gemm + t_attn + t_ew;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
             "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full)",
-            "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
+            "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm × σ(T, V ÷ tp, h)) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
              × 0.8) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
             "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.8);  shard = 1 (DDP), r_dp \
              (HSDP), dp × cp (ZeRO-1 and both FSDPs)",
@@ -154,6 +165,13 @@ pub const SECTIONS: &[Section] = &[
             "GEMM_EFFICIENCY_H100",
             "GEMM_EFFICIENCY_A100",
             "GEMM_EFFICIENCY_V100",
+            "GEMM_CEILING_H100",
+            "GEMM_EPILOGUE_H100",
+            "GEMM_TAIL_H100",
+            "FP8_GEMM_RATIO",
+            "GEMM_CEILING_A100",
+            "GEMM_EPILOGUE_A100",
+            "GEMM_TAIL_A100",
             "ATTENTION_EFFICIENCY_H100",
             "ATTENTION_EFFICIENCY_A100",
             "ATTENTION_EFFICIENCY_V100",
@@ -305,7 +323,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.13 under the paper's stack (fitted on F1 and F10), 0.4 \
+             the GPU's NVLink bus rate: 0.13 under the paper's stack (fitted on F1 and F10), 0.38 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -403,9 +421,9 @@ pub const SECTIONS: &[Section] = &[
         id: "assumptions",
         title: "What the model leaves out",
         paragraphs: &[
-            "Efficiencies are one constant per GPU whatever the matrix shapes and precision (only \
-             the fixed 8 µs per kernel makes small GEMMs slower), and H200 and B200 were never \
-             measured: they carry H100's GEMM and attention efficiencies (0.59 and 0.35) with \
+            "The GEMM shape factor is measured on H100 only (A100's is scaled from it), fp8's on \
+             one matmul, and H200 and B200 were never \
+             measured: they carry H100's GEMM and attention efficiencies (0.638 and 0.35) with \
              their own datasheet peaks, memory, links and power. Every stack runs \
              FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
