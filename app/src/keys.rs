@@ -58,6 +58,8 @@ keys!(StackId {
     StackId::Megatron2021 => "megatron-2021",
     StackId::LlmFoundry => "llm-foundry",
     StackId::Torchtitan => "torchtitan",
+    StackId::DeepSpeed => "deepspeed",
+    StackId::DeepSpeed2021 => "deepspeed-2021",
 });
 keys!(Precision {
     Precision::Bf16 => "bf16",

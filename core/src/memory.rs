@@ -108,11 +108,13 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // Fully sharded: the fp32 shard is both the parameter and the
         // optimizer's master copy (PyTorch FSDP's flat parameter, ZeRO-3's
         // partition); bf16 copies exist only while gathered, in the buffers.
+        // A stack that gathers each module's parameters holds one module's
+        // (and the next one's, prefetched), not the layer's.
         DataParallel::FsdpFull => (
             4.0 * params / dp_ranks,
             4.0 * params / dp_ranks,
             8.0 * params / dp_ranks,
-            (2.0 * 2.0 + 2.0 * 4.0) * layer_params,
+            (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
         ),
         DataParallel::Hsdp => (
             4.0 * params / node_shard,

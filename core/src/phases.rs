@@ -9,7 +9,7 @@ use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
 use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
-use crate::stack::{FsdpSync, Placement};
+use crate::stack::{DpOverlap, FsdpSync, Placement};
 use crate::units::{Bandwidth, Bytes, Seconds};
 
 /// Compute time of one layer for one micro-batch on one GPU.
@@ -412,6 +412,9 @@ pub(crate) fn data_parallel(
     bg_links_node.nvlink = (links.nvlink * cal::NVSWITCH_OVERLAP_SHARE)
         .max(overlap_bw)
         .min(links.nvlink);
+    // A layer's traffic in as many collectives as the stack makes of it,
+    // each paying its latency.
+    let calls = cfg.stack.dp_calls_per_layer(model);
     let bg = |op, bytes: f64, group: Group| {
         let l = if group.nodes() <= 1 {
             &bg_links_node
@@ -420,6 +423,19 @@ pub(crate) fn data_parallel(
         };
         collective::time(op, Bytes(bytes), group, l).time
     };
+    let bg_layer = |op, bytes: f64, group: Group| bg(op, bytes / calls, group) * calls;
+    // Traffic the stack does not run beside compute hides behind nothing.
+    let overlaps = |sharded: bool| match cfg.stack.dp_overlap {
+        DpOverlap::Always => true,
+        DpOverlap::ShardedOnly => sharded,
+        DpOverlap::Never => false,
+    };
+    let (busy_fwd, busy_bwd) = if overlaps(true) {
+        (busy_fwd, busy_bwd)
+    } else {
+        (zero, zero)
+    };
+    let busy_buckets = if overlaps(false) { busy } else { (zero, zero) };
     // Once, when the stack keeps FSDP's parameters gathered and gradients
     // unsharded across micro-batches; otherwise per micro-batch (ZeRO-2
     // semantics, and always for full sharding).
@@ -433,8 +449,8 @@ pub(crate) fn data_parallel(
     // One layer's gather and scatter per micro-batch; the first gather and
     // the last scatter have nothing to hide behind.
     let sharded = |group: Group, gather_in_backward: bool, cost: &mut DataParallelCost| {
-        let ag = bg(Collective::AllGather, layer_params * bf16, group);
-        let rs = bg(Collective::ReduceScatter, layer_params * reduce, group);
+        let ag = bg_layer(Collective::AllGather, layer_params * bf16, group);
+        let rs = bg_layer(Collective::ReduceScatter, layer_params * reduce, group);
         let ag_root = bg(Collective::AllGather, root_params * bf16, group);
         let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group);
         let comm_bwd = rs + if gather_in_backward { ag } else { zero };
@@ -492,15 +508,19 @@ pub(crate) fn data_parallel(
             let ar = bg(Collective::AllReduce, stage_params * reduce, group);
             (Some((Collective::AllReduce, ar)), None)
         }
-        DataParallel::Zero1 => (
-            Some((
-                Collective::ReduceScatter,
-                bg(Collective::ReduceScatter, stage_params * reduce, group),
-            )),
-            Some(bg(Collective::AllGather, stage_params * bf16, group)),
-        ),
+        DataParallel::Zero1 => {
+            let op = if cfg.stack.zero1_allreduce {
+                Collective::AllReduce
+            } else {
+                Collective::ReduceScatter
+            };
+            (
+                Some((op, bg(op, stage_params * reduce, group))),
+                Some(bg(Collective::AllGather, stage_params * bf16, group)),
+            )
+        }
     };
-    buckets(&mut cost, bwd, fwd, layers, busy, slowdown);
+    buckets(&mut cost, bwd, fwd, layers, busy_buckets, slowdown);
     cost.stretch += cost.per_mb_stretch * passes;
     cost
 }

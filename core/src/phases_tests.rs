@@ -145,3 +145,41 @@ fn gemm_shape_follows_the_measured_h100_table() {
     // fp8 reaches less of its own peak than bf16 does of its.
     assert!(s.factor(8192.0, 8192.0, 8192.0, true) < 0.9 * s.factor(8192.0, 8192.0, 8192.0, false));
 }
+
+/// DeepSpeed's mechanisms: a collective per module pays its latency per
+/// module; DeepSpeed of 2021 hides no data-parallel traffic; ZeRO-1/2
+/// all-reduce their buckets on the compute stream, ZeRO-3 overlaps.
+#[test]
+fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
+    let mut cfg = example();
+    cfg.layout.parallel.dp = DataParallel::FsdpFull;
+    let l = links(&cfg);
+    let busy = (Seconds(20e-3), Seconds(40e-3));
+    let run = |cfg: &Config| data_parallel(cfg, &l, shard_group(cfg), 16.0, busy, 0.2, 1.0);
+    let fsdp = run(&cfg);
+    cfg.stack = stack::DEEPSPEED;
+    cfg.stack.flash_attention = true;
+    let zero3 = run(&cfg);
+    // Seven collectives per Llama layer instead of one: more latency.
+    assert!(zero3.allgather.total.0 > fsdp.allgather.total.0);
+    // ZeRO-3 overlaps: most of its gathers hide behind busy layers.
+    assert!(zero3.allgather.exposed.0 < 0.5 * zero3.allgather.total.0);
+    cfg.stack = stack::DEEPSPEED_2021;
+    let old = run(&cfg);
+    // Everything shows but the last layer's gather for backward, which
+    // full sharding keeps from the forward.
+    let one_gather = old.layer.fwd.0;
+    assert!((old.allgather.total.0 - old.allgather.exposed.0 - one_gather).abs() < 1e-9);
+    assert!((old.reduce_scatter.exposed.0 - old.reduce_scatter.total.0).abs() < 1e-12);
+    assert_eq!(old.stretch.0, 0.0);
+    // ZeRO-1 under DeepSpeed: an AllReduce of the gradients, exposed whole.
+    cfg.stack = stack::DEEPSPEED;
+    cfg.layout.parallel.dp = DataParallel::Zero1;
+    let zero1 = run(&cfg);
+    assert_eq!(zero1.reduce_scatter.total.0, 0.0);
+    assert!(zero1.allreduce.total.0 > 0.0);
+    assert!((zero1.allreduce.exposed.0 - zero1.allreduce.total.0).abs() < 1e-12);
+    cfg.stack = stack::MEGATRON;
+    let megatron = run(&cfg);
+    assert!(megatron.reduce_scatter.exposed.0 < megatron.reduce_scatter.total.0);
+}

@@ -37,15 +37,26 @@ pub enum StackId {
     /// torchtitan: FSDP2, `torch.compile`d blocks, DTensor tensor and
     /// sequence parallelism, pipeline schedules.
     Torchtitan,
+    /// DeepSpeed ZeRO (0.6 and later) under Megatron-DeepSpeed or
+    /// Hugging Face: one collective per module, ZeRO-1/2 gradients
+    /// all-reduced in buckets, overlap only under ZeRO-3.
+    #[serde(rename = "deepspeed")]
+    DeepSpeed,
+    /// DeepSpeed ZeRO of 2021 (0.3 to 0.5): one collective per parameter,
+    /// each after a host synchronisation, so nothing overlaps.
+    #[serde(rename = "deepspeed-2021")]
+    DeepSpeed2021,
 }
 
 /// Every stack, in the order the explorer lists them.
-pub const STACKS: [StackId; 5] = [
+pub const STACKS: [StackId; 7] = [
     StackId::Paper,
     StackId::Megatron,
     StackId::Megatron2021,
     StackId::LlmFoundry,
     StackId::Torchtitan,
+    StackId::DeepSpeed,
+    StackId::DeepSpeed2021,
 ];
 
 impl StackId {
@@ -58,6 +69,8 @@ impl StackId {
             Self::Megatron2021 => "megatron-2021",
             Self::LlmFoundry => "llm-foundry",
             Self::Torchtitan => "torchtitan",
+            Self::DeepSpeed => "deepspeed",
+            Self::DeepSpeed2021 => "deepspeed-2021",
         }
     }
 
@@ -97,6 +110,33 @@ pub enum Placement {
     /// Tensor, context, data, then pipeline outermost (Megatron's
     /// `tp-cp-dp-pp` order, torchtitan's device mesh).
     PipelineOutermost,
+}
+
+/// How many data-parallel collectives a layer's parameters or gradients
+/// take, each paying a collective's latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpCalls {
+    /// One flat buffer per layer (PyTorch FSDP's flat parameter, FSDP2's
+    /// per-block group, Megatron's buckets).
+    PerLayer,
+    /// One per weight matrix: DeepSpeed hooks every `nn.Module` and gathers
+    /// its own parameters (four Linear modules per GPT layer, seven per
+    /// Llama layer in Hugging Face's split q, k, v, o, gate, up, down).
+    PerModule,
+}
+
+/// When a stack runs data-parallel traffic beside compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpOverlap {
+    /// Always, on its own stream.
+    Always,
+    /// Only fully sharded traffic (DeepSpeed's `overlap_comm` defaults to
+    /// true for ZeRO-3 only; ZeRO-1/2 reduce on the compute stream).
+    ShardedOnly,
+    /// Never: every collective follows a host synchronisation.
+    Never,
 }
 
 /// A software stack's mechanisms and constants.
@@ -141,6 +181,13 @@ pub struct Stack {
     pub dp_overlap_share: f64,
     /// Where the parallel dimensions sit on the ranks.
     pub placement: Placement,
+    /// Data-parallel collectives per layer.
+    pub dp_calls: DpCalls,
+    /// When data-parallel traffic runs beside compute.
+    pub dp_overlap: DpOverlap,
+    /// Whether ZeRO-1's gradients are all-reduced (every rank gets the
+    /// whole sum, then keeps its shard) instead of reduce-scattered.
+    pub zero1_allreduce: bool,
 }
 
 /// The paper's stack (Appendix B): a Megatron-inspired framework with
@@ -164,6 +211,9 @@ pub const PAPER: Stack = Stack {
     reduce_bytes: crate::calibration::FSDP_REDUCE_BYTES,
     dp_overlap_share: crate::calibration::OVERLAP_BANDWIDTH_SHARE,
     placement: Placement::ModelParallelInNode,
+    dp_calls: DpCalls::PerLayer,
+    dp_overlap: DpOverlap::Always,
+    zero1_allreduce: false,
 };
 
 /// Megatron-LM: fused norms, rotary and bias-activation kernels, sequence
@@ -185,6 +235,9 @@ pub const MEGATRON: Stack = Stack {
     reduce_bytes: 4.0,
     dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
     placement: Placement::PipelineOutermost,
+    dp_calls: DpCalls::PerLayer,
+    dp_overlap: DpOverlap::Always,
+    zero1_allreduce: false,
 };
 
 /// Megatron-LM of Narayanan et al. (2021) and Korthikanti et al. (2022), and
@@ -223,7 +276,54 @@ pub const TORCHTITAN: Stack = Stack {
     ..MEGATRON
 };
 
+/// DeepSpeed ZeRO (0.6 and later) under Megatron-DeepSpeed or Hugging
+/// Face: Megatron's fused kernels and FlashAttention, no sequence
+/// parallelism or interleaving (DeepSpeed's pipeline engine runs plain
+/// 1F1B), ZeRO-3 gathering each module's parameters and prefetching the
+/// next, ZeRO-1/2 all-reducing gradient buckets on the compute stream.
+pub const DEEPSPEED: Stack = Stack {
+    id: StackId::DeepSpeed,
+    name: "DeepSpeed ZeRO",
+    // Source: deepspeedai/DeepSpeed runtime/zero: partitioned_param_coordinator.py (fetch_sub_module gathers a module's own parameters, recurse=False), stage3.py (reduce_scatter_coalesced per bucket), stage_1_and_2.py (use_multi_rank_bucket_allreduce: all_reduce per bucket, since 0.12.4), config.py (overlap_comm defaults to stage == 3); bf16 communication (communication_data_type = model dtype)
+    sequence_parallel: false,
+    interleaving: false,
+    fsdp_sync: FsdpSync::PerMicroBatch,
+    reduce_bytes: 2.0,
+    placement: Placement::PipelineOutermost,
+    dp_calls: DpCalls::PerModule,
+    dp_overlap: DpOverlap::ShardedOnly,
+    zero1_allreduce: true,
+    ..MEGATRON
+};
+
+/// DeepSpeed ZeRO of 2021 (0.3 to 0.5), as Megatron-LM's SC'21 paper
+/// compared it: attention through the score matrix, one collective per
+/// parameter after a `torch.cuda.synchronize()`, so no data-parallel
+/// traffic overlaps compute; ZeRO-1/2 reduce per owner rank.
+pub const DEEPSPEED_2021: Stack = Stack {
+    id: StackId::DeepSpeed2021,
+    name: "DeepSpeed ZeRO 2021 (per-parameter, no overlap)",
+    // Source: DeepSpeed 0.5.8-0.5.10 partition_parameters.py (_allgather_param: torch.cuda.synchronize() then one all_gather per parameter), stage3.py (per-parameter reduce_scatter); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
+    flash_attention: false,
+    dp_overlap: DpOverlap::Never,
+    zero1_allreduce: false,
+    ..DEEPSPEED
+};
+
 impl Stack {
+    /// Data-parallel collectives a layer of `model` takes per gather or
+    /// scatter ([`DpCalls`]).
+    #[must_use]
+    pub fn dp_calls_per_layer(&self, model: &crate::model::Model) -> f64 {
+        match self.dp_calls {
+            DpCalls::PerLayer => 1.0,
+            DpCalls::PerModule => match model.mlp {
+                crate::model::Mlp::Swiglu => 7.0,
+                crate::model::Mlp::Gelu => 4.0,
+            },
+        }
+    }
+
     /// The profile of `id`.
     #[must_use]
     pub const fn of(id: StackId) -> Self {
@@ -233,6 +333,8 @@ impl Stack {
             StackId::Megatron2021 => MEGATRON_2021,
             StackId::LlmFoundry => LLM_FOUNDRY,
             StackId::Torchtitan => TORCHTITAN,
+            StackId::DeepSpeed => DEEPSPEED,
+            StackId::DeepSpeed2021 => DEEPSPEED_2021,
         }
     }
 }
@@ -250,7 +352,8 @@ mod tests {
             assert_eq!(json, alloc::format!("\"{}\"", id.key()));
         }
         assert_eq!(StackId::parse("LLM-Foundry"), Some(StackId::LlmFoundry));
-        assert_eq!(StackId::parse("deepspeed"), None);
+        assert_eq!(StackId::parse("DeepSpeed"), Some(StackId::DeepSpeed));
+        assert_eq!(StackId::parse("zero3"), None);
     }
 
     #[test]

@@ -19,7 +19,8 @@ const USAGE: &str = "usage:
   scalescope sweep FILE --nodes 1,2,4  CSV, one row per node count
         [--scaling weak|strong] [--best]
   scalescope search FILE [--objective throughput|energy] [--top N] [--paper]
-  eval, sweep, search and timeline take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan
+  eval, sweep, search and timeline take --stack paper|megatron|megatron-2021|llm-foundry|torchtitan|
+        deepspeed|deepspeed-2021
         to run the file's setting under another software stack
   scalescope plan FILE [--nodes 1,2,4] [--scaling weak|strong] [--best]
         [--tokens N | --tokens-per-param R] [--price USD] [--overhead X] [--pue X]
@@ -188,6 +189,14 @@ fn validate() {
     show("all", Errors::of(&all, |_| true));
     show("fitted on", Errors::of(&all, |c| !c.run.held_out));
     show("held out", Errors::of(&all, |c| c.run.held_out));
+    show("without known gaps", Errors::of(&all, |c| !c.run.gap));
+    show(
+        "held out, no known gap",
+        Errors::of(&all, |c| c.run.held_out && !c.run.gap),
+    );
+    for s in SOURCES.iter().filter(|s| s.gap.is_some()) {
+        outln!("  known gap, {}: {}", s.key, s.gap.unwrap_or_default());
+    }
     outln!("\nAbsolute error by source, and predicted with constants fitted without it (held-out sources: by the fit, which never saw them):");
     for (key, f, loso) in validation::leave_one_source_out() {
         let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);

@@ -85,6 +85,11 @@ pub struct Source {
     /// Held out: never used to fit a constant, so its runs show how the
     /// model predicts runs it has not seen.
     pub held_out: bool,
+    /// The mechanism the model is believed to miss for this source, where
+    /// its runs miss by more than the model's error elsewhere: printed by
+    /// `scalescope validate` and kept out of the summary guards (each such
+    /// source has its own).
+    pub gap: Option<&'static str>,
 }
 
 /// Choices a run's authors tuned without publishing.
@@ -152,6 +157,8 @@ pub struct Run {
     pub published: f64,
     /// Whether its source is held out of the fit.
     pub held_out: bool,
+    /// Whether its source has a known gap ([`Source::gap`]).
+    pub gap: bool,
     /// What the model varies because the authors tuned it.
     #[serde(skip)]
     pub tuned: Tuned,
@@ -202,6 +209,7 @@ impl Row {
             metric: self.metric,
             published: self.published,
             held_out: SOURCES[self.source].held_out,
+            gap: SOURCES[self.source].gap.is_some(),
             tuned: self.tuned,
             config: self.config(Stack::of(self.stack)),
         }
