@@ -82,8 +82,11 @@ fn the_stack_flag_runs_the_file_under_another_stack() {
     let megatron = scalescope(&["eval", "-", "--stack", "megatron"], SCENARIO);
     assert!(paper.status.success() && megatron.status.success());
     assert_ne!(paper.stdout, megatron.stdout);
-    let out = scalescope(&["eval", "-", "--stack", "deepspeed"], SCENARIO);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--stack deepspeed"));
+    let deepspeed = scalescope(&["eval", "-", "--stack", "deepspeed"], SCENARIO);
+    assert!(deepspeed.status.success());
+    assert_ne!(paper.stdout, deepspeed.stdout);
+    let out = scalescope(&["eval", "-", "--stack", "colossal"], SCENARIO);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--stack colossal"));
 }
 
 #[test]
