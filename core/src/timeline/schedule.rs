@@ -320,10 +320,18 @@ pub(super) struct Simulated {
 /// schedule's warm-up runs `v - 1` rounds further in), at least
 /// [`MIN_SIMULATED`].
 fn simulated_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
+    let stages = u64::from(pp.max(1));
+    let least = u64::from(MIN_SIMULATED).div_ceil(stages) * stages;
+    let least = u32::try_from(least.min(u64::from(m))).unwrap_or(m);
+    steady_micro_batches(pp, v, m).max(least)
+}
+
+/// Micro-batches the step model simulates out of `m`: at most
+/// [`SIMULATED_ROUNDS`] rounds of `pp` (two more per extra chunk).
+fn steady_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
     let (pp, v) = (u64::from(pp.max(1)), u64::from(v.max(1)));
     let rounds = u64::from(SIMULATED_ROUNDS) + 2 * (v - 1);
-    let cap = (rounds * pp).max(u64::from(MIN_SIMULATED)).div_ceil(pp) * pp;
-    u32::try_from(cap.min(u64::from(m))).unwrap_or(m)
+    u32::try_from((rounds * pp).min(u64::from(m))).unwrap_or(m)
 }
 
 /// Passes the schedule of `pp` stages of `v` chunks (1 without a
@@ -337,14 +345,25 @@ pub fn simulated_passes(pp: u32, v: u32, m: u32) -> u64 {
     2 * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
 }
 
-/// Simulates the pipeline of `step`, whose stages are made by `recipe`.
-pub(super) fn simulated<'r>(step: &Step, recipe: &dyn Fn(u32) -> &'r Recipe) -> Simulated {
+/// Simulates the pipeline of `step`, whose stages are made by `recipe`:
+/// for a timeline to draw, at least [`MIN_SIMULATED`] micro-batches; for
+/// the step time alone, only the rounds the steady pace needs (the same
+/// makespan, the rest at that pace).
+pub(super) fn simulated<'r>(
+    step: &Step,
+    recipe: &dyn Fn(u32) -> &'r Recipe,
+    drawn: bool,
+) -> Simulated {
     let cfg = &step.cfg;
     let p = cfg.layout.parallel;
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
-    let m_sim = simulated_micro_batches(pp, v, m);
+    let m_sim = if drawn {
+        simulated_micro_batches(pp, v, m)
+    } else {
+        steady_micro_batches(pp, v, m)
+    };
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
     let table: Vec<(f64, f64)> = [0, pp - 1]
@@ -436,7 +455,7 @@ pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
     let pp = step.cfg.layout.parallel.pp.max(1);
     let (first, last) = recipes(step, split);
     let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
-    let sim = simulated(step, &recipe);
+    let sim = simulated(step, &recipe, false);
     (0..pp)
         .map(|s| {
             let free = sim.run.times[s as usize].last().map_or(0.0, |t| t.2);
@@ -472,7 +491,7 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
         m_sim,
         extra,
         send,
-    } = simulated(step, &recipe);
+    } = simulated(step, &recipe, true);
     let v = run.chunks();
     let ops = run.orders.first().map_or(0, Vec::len) as u32;
     let keep = (2 * pp * v + 8).min(MOST_KEPT).min(ops.div_ceil(2));
