@@ -8,9 +8,11 @@ use crate::calibration as cal;
 use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
-use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
+use crate::scenario::{Config, DataParallel, Precision, Recompute};
 use crate::stack::{DpOverlap, FsdpSync, Placement};
 use crate::units::{Bandwidth, Bytes, Seconds};
+
+pub(crate) use crate::pipeline::{pipeline, pipeline_send};
 
 /// Compute time of one layer for one micro-batch on one GPU.
 #[derive(Clone, Copy, Debug, Default)]
@@ -379,6 +381,38 @@ pub(crate) struct Bucketed {
     pub stretch: Seconds,
 }
 
+/// The links data-parallel traffic sees beside compute: across nodes at
+/// most the overlap rate, inside one node at least the NVSwitch share.
+fn background_links(cfg: &Config, links: &Links) -> (Links, Links) {
+    let overlap_bw = cfg.dp_overlap_bandwidth();
+    let mut across = *links;
+    across.nvlink = overlap_bw.min(links.nvlink);
+    let mut node = *links;
+    node.nvlink = (links.nvlink * cal::NVSWITCH_OVERLAP_SHARE)
+        .max(overlap_bw)
+        .min(links.nvlink);
+    (across, node)
+}
+
+/// What data-parallel traffic hides behind: a layer's busy time
+/// (forward, backward) for sharded traffic and for bucketed traffic, or
+/// nothing where the stack runs it on the compute stream.
+fn hidden_behind(
+    cfg: &Config,
+    busy: (Seconds, Seconds),
+) -> ((Seconds, Seconds), (Seconds, Seconds)) {
+    let overlaps = |sharded: bool| match cfg.stack.dp_overlap {
+        DpOverlap::Always => true,
+        DpOverlap::ShardedOnly => sharded,
+        DpOverlap::Never => false,
+    };
+    let none = (Seconds(0.0), Seconds(0.0));
+    (
+        if overlaps(true) { busy } else { none },
+        if overlaps(false) { busy } else { none },
+    )
+}
+
 /// The data-parallel traffic over the shard group ([`shard_group`]) of a
 /// stage of `layers` layers, each busy
 /// `busy` (forward, backward), over `m` micro-batches. FSDP prefetches the
@@ -398,44 +432,22 @@ pub(crate) fn data_parallel(
     let model = &cfg.model;
     let tp = f64::from(p.tp);
     let zero = Seconds(0.0);
-    let (busy_fwd, busy_bwd) = busy;
     let layer_params = model.layer_params() / tp;
     let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let stage_params = layer_params * layers + root_params;
     let reduce = cfg.stack.reduce_bytes;
     let bf16 = 2.0;
     let group = Group::new(ranks, per_node);
-    let overlap_bw = cfg.dp_overlap_bandwidth();
-    let mut bg_links = *links;
-    bg_links.nvlink = overlap_bw.min(links.nvlink);
-    let mut bg_links_node = *links;
-    bg_links_node.nvlink = (links.nvlink * cal::NVSWITCH_OVERLAP_SHARE)
-        .max(overlap_bw)
-        .min(links.nvlink);
+    let (across, node) = background_links(cfg, links);
     // A layer's traffic in as many collectives as the stack makes of it,
     // each paying its latency.
     let calls = cfg.stack.dp_calls_per_layer(model);
     let bg = |op, bytes: f64, group: Group| {
-        let l = if group.nodes() <= 1 {
-            &bg_links_node
-        } else {
-            &bg_links
-        };
+        let l = if group.nodes() <= 1 { &node } else { &across };
         collective::time(op, Bytes(bytes), group, l).time
     };
     let bg_layer = |op, bytes: f64, group: Group| bg(op, bytes / calls, group) * calls;
-    // Traffic the stack does not run beside compute hides behind nothing.
-    let overlaps = |sharded: bool| match cfg.stack.dp_overlap {
-        DpOverlap::Always => true,
-        DpOverlap::ShardedOnly => sharded,
-        DpOverlap::Never => false,
-    };
-    let (busy_fwd, busy_bwd) = if overlaps(true) {
-        (busy_fwd, busy_bwd)
-    } else {
-        (zero, zero)
-    };
-    let busy_buckets = if overlaps(false) { busy } else { (zero, zero) };
+    let ((busy_fwd, busy_bwd), busy_buckets) = hidden_behind(cfg, busy);
     // Once, when the stack keeps FSDP's parameters gathered and gradients
     // unsharded across micro-batches; otherwise per micro-batch (ZeRO-2
     // semantics, and always for full sharding).
@@ -562,45 +574,6 @@ fn buckets(
         cost.stretch += b.stretch;
         cost.buckets_fwd = b;
     }
-}
-
-/// Whether a pipeline's neighbouring stages sit on different nodes under
-/// the stack's placement.
-pub(crate) fn pipeline_crosses_nodes(cfg: &Config) -> bool {
-    let p = cfg.layout.parallel;
-    let gpn = u64::from(cfg.cluster.gpus_per_node);
-    let (tp, cp, pp) = (u64::from(p.tp), u64::from(p.cp), u64::from(p.pp));
-    match cfg.stack.placement {
-        Placement::ModelParallelInNode => tp * cp * pp > gpn,
-        Placement::PipelineOutermost => tp * cp * u64::from(cfg.dp()) >= gpn,
-    }
-}
-
-/// One send of a micro-batch's activations (or their gradients) to the
-/// neighbouring stage.
-pub(crate) fn pipeline_send(cfg: &Config, s: &Shape, links: &Links) -> Seconds {
-    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden) / s.sp_div);
-    collective::send_recv(bytes, !pipeline_crosses_nodes(cfg), links)
-}
-
-/// The pipeline's sends over one step of `m` micro-batches and `v`
-/// chunks per stage: hidden in the steady state, exposed in the fill and
-/// drain.
-pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
-    let p = cfg.layout.parallel;
-    if p.pp <= 1 {
-        return Comm::default();
-    }
-    let v = if p.schedule == Schedule::Interleaved {
-        f64::from(p.virtual_stages.max(1))
-    } else {
-        1.0
-    };
-    let send = pipeline_send(cfg, s, links);
-    let pp = f64::from(p.pp);
-    // The fill and drain cross every link once each way; with chunks the
-    // hop back to the first stage hides behind the other chunks' passes.
-    Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0)))
 }
 
 #[cfg(test)]

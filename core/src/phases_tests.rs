@@ -1,6 +1,7 @@
 //! Unit tests of `phases`.
 use super::*;
 use crate::evaluate::links;
+use crate::pipeline::pipeline_crosses_nodes;
 use crate::scenario::Scenario;
 use crate::stack;
 

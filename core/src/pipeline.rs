@@ -3,10 +3,12 @@
 //! so that the step and its timeline agree), and a lower bound of the step
 //! that a layout search checks before it simulates.
 
-use crate::evaluate::{StageCost, Step};
-use crate::phases;
-use crate::scenario::Schedule;
-use crate::units::Seconds;
+use crate::collective::{self, Links};
+use crate::evaluate::{Comm, StageCost, Step};
+use crate::phases::{self, Shape};
+use crate::scenario::{Config, Schedule};
+use crate::stack::Placement;
+use crate::units::{Bytes, Seconds};
 
 impl Step {
     /// A lower bound of the step time, without simulating a pipeline
@@ -149,4 +151,43 @@ impl Step {
 fn own_work(s: &StageCost) -> Seconds {
     let b = &s.breakdown;
     b.step() - b.bubble - b.pp.exposed
+}
+
+/// Whether a pipeline's neighbouring stages sit on different nodes under
+/// the stack's placement.
+pub(crate) fn pipeline_crosses_nodes(cfg: &Config) -> bool {
+    let p = cfg.layout.parallel;
+    let gpn = u64::from(cfg.cluster.gpus_per_node);
+    let (tp, cp, pp) = (u64::from(p.tp), u64::from(p.cp), u64::from(p.pp));
+    match cfg.stack.placement {
+        Placement::ModelParallelInNode => tp * cp * pp > gpn,
+        Placement::PipelineOutermost => tp * cp * u64::from(cfg.dp()) >= gpn,
+    }
+}
+
+/// One send of a micro-batch's activations (or their gradients) to the
+/// neighbouring stage.
+pub(crate) fn pipeline_send(cfg: &Config, s: &Shape, links: &Links) -> Seconds {
+    let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden) / s.sp_div);
+    collective::send_recv(bytes, !pipeline_crosses_nodes(cfg), links)
+}
+
+/// The pipeline's sends over one step of `m` micro-batches and `v`
+/// chunks per stage: hidden in the steady state, exposed in the fill and
+/// drain.
+pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
+    let p = cfg.layout.parallel;
+    if p.pp <= 1 {
+        return Comm::default();
+    }
+    let v = if p.schedule == Schedule::Interleaved {
+        f64::from(p.virtual_stages.max(1))
+    } else {
+        1.0
+    };
+    let send = pipeline_send(cfg, s, links);
+    let pp = f64::from(p.pp);
+    // The fill and drain cross every link once each way; with chunks the
+    // hop back to the first stage hides behind the other chunks' passes.
+    Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0)))
 }

@@ -1,0 +1,104 @@
+//! `scalescope bench`: evaluations per second, a full search, the
+//! timeline, the extreme pipelines and calibration, each timed; `bench
+//! search` times only the search, for a profiler.
+
+use scalescope_core::evaluate::evaluate;
+use scalescope_core::findings;
+use scalescope_core::scenario::Scenario;
+use scalescope_core::search::{search as search_layouts, Objective, SearchSpace};
+use scalescope_core::timeline;
+use std::time::Instant;
+
+/// Every benchmark, in turn.
+pub(super) fn all() {
+    let cfg = Scenario::example()
+        .to_config()
+        .expect("the example scenario is valid");
+    let mut samples = Vec::with_capacity(200);
+    let mut sink = 0.0;
+    for _ in 0..200 {
+        let n = 2000;
+        let t = Instant::now();
+        for i in 0..n {
+            let mut c = cfg;
+            c.cluster.nodes = 1 + (i % 64);
+            c.global_batch = 16 * c.cluster.nodes;
+            if let Ok(r) = evaluate(&c) {
+                sink += r.step_time_s;
+            }
+        }
+        samples.push(t.elapsed().as_secs_f64() / f64::from(n));
+    }
+    samples.sort_by(f64::total_cmp);
+    let median = samples[samples.len() / 2];
+    outln!(
+        "evaluation: median {:.3} us ({:.0} evaluations/s), p95 {:.3} us",
+        median * 1e6,
+        1.0 / median,
+        samples[samples.len() * 95 / 100] * 1e6
+    );
+
+    search(20);
+    timeline();
+    super::extremes::bench();
+    super::calibrate::bench();
+    std::hint::black_box(sink);
+}
+
+/// The search of Llama-2 70B on 2048 H100s, `runs` times (`bench search
+/// --runs N` runs only this, for a profiler).
+pub(super) fn search(runs: usize) {
+    let big = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 1024, 1);
+    let mut times = Vec::new();
+    let mut result = search_layouts(&big, &SearchSpace::full(), Objective::Throughput, 1);
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        result = search_layouts(&big, &SearchSpace::full(), Objective::Throughput, 1);
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let best = result.best.first().map(|c| {
+        let p = c.layout.parallel;
+        format!(
+            "TP{} PP{} CP{} {:?} mb{} {:?}, MFU {:.1}%",
+            p.tp,
+            p.pp,
+            p.cp,
+            p.dp,
+            c.layout.micro_batch,
+            c.layout.recompute,
+            c.report.mfu * 100.0
+        )
+    });
+    outln!(
+        "search Llama-2 70B on 2048 H100 (global batch 1024): median {:.3} ms, {} layouts evaluated, {} out of memory; best {}",
+        times[times.len() / 2] * 1e3,
+        result.evaluated,
+        result.out_of_memory,
+        best.unwrap_or_default()
+    );
+}
+
+/// The timeline of Llama-2 70B on 2048 H100s with PP 8 and 16 micro-batches.
+fn timeline() {
+    let mut cfg = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 4096, 1);
+    cfg.layout.parallel.tp = 8;
+    cfg.layout.parallel.pp = 8;
+    cfg.layout.micro_batch = 1;
+    cfg.global_batch = 16 * cfg.dp();
+    let mut times = Vec::new();
+    let mut intervals = 0;
+    for _ in 0..200 {
+        let t = Instant::now();
+        if let Ok(tl) = timeline::timeline(&cfg) {
+            intervals = tl.intervals().count();
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    outln!(
+        "timeline Llama-2 70B on 2048 H100 (TP 8, PP 8, 16 micro-batches): median {:.3} ms, p95 {:.3} ms, {intervals} intervals",
+        times[times.len() / 2] * 1e3,
+        times[times.len() * 95 / 100] * 1e3
+    );
+}
