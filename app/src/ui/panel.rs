@@ -86,8 +86,8 @@ fn stack_label(id: StackId) -> &'static str {
         StackId::Megatron2021 => "Megatron-LM 2021 (no FlashAttention)",
         StackId::LlmFoundry => "MosaicML llm-foundry (FSDP)",
         StackId::Torchtitan => "torchtitan (FSDP2, compiled)",
-        StackId::DeepSpeed => "DeepSpeed ZeRO (per-module gathers)",
-        StackId::DeepSpeed2021 => "DeepSpeed ZeRO 2021 (no overlap)",
+        StackId::DeepSpeed => "DeepSpeed ZeRO",
+        StackId::DeepSpeed2021 => "DeepSpeed ZeRO, 2021",
     }
 }
 
