@@ -44,6 +44,9 @@ pub struct Gpu {
     /// Fraction of peak that the fused attention kernel reaches
     /// (FlashAttention-2; CUTLASS attention on V100).
     pub attention_efficiency: f64,
+    /// The same for the kernel Transformer Engine picks (cuDNN's fused
+    /// attention on Hopper and later, FlashAttention-2 before).
+    pub te_attention_efficiency: f64,
     /// Streaming multiprocessors; NCCL kernels take some of them from
     /// compute while they run.
     pub sm_count: u32,
@@ -106,6 +109,7 @@ pub const V100: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
     gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
+    te_attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
     sm_count: 80,
     nvlink_sharp: false,
 };
@@ -127,6 +131,7 @@ pub const A100_40GB: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
     gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
+    te_attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
     sm_count: 108,
     nvlink_sharp: false,
 };
@@ -157,6 +162,7 @@ pub const H100: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     gemm_shape: cal::GEMM_SHAPE_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_H100,
     sm_count: 132,
     nvlink_sharp: true,
 };
@@ -188,6 +194,7 @@ pub const B200: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     gemm_shape: cal::GEMM_SHAPE_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_H100,
     sm_count: 148,
     nvlink_sharp: true,
 };

@@ -116,8 +116,12 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // Attention kernels see a key and value length of `seq / cp` (one ring
     // step under context parallelism); a causal mask halves the scores.
     let kv_len = s.seq / cp;
-    let attention_efficiency =
-        gpu.attention_efficiency * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
+    let kernel = if stack.te_attention {
+        gpu.te_attention_efficiency
+    } else {
+        gpu.attention_efficiency
+    };
+    let attention_efficiency = kernel * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
     // The layer's four GEMMs, each `tokens x n x k` on this TP rank, at
     // the rate its shape reaches: QKV, the output projection, the MLP's
     // up (and gate) projection and its down projection. Backward's two

@@ -184,3 +184,19 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
     let megatron = run(&cfg);
     assert!(megatron.reduce_scatter.exposed.0 < megatron.reduce_scatter.total.0);
 }
+
+/// Transformer Engine's attention is cuDNN's on Hopper (faster than
+/// FlashAttention-2) and FlashAttention-2 on Ampere (the same).
+#[test]
+fn transformer_engine_attention_is_faster_on_hopper_only() {
+    let mut cfg = example();
+    let attention = |cfg: &Config| compute(cfg, &Shape::of(cfg)).0.attention.0;
+    let flash = attention(&cfg);
+    cfg.stack.te_attention = true;
+    let te = attention(&cfg);
+    assert!(te < 0.7 * flash, "{te} vs {flash}");
+    cfg.cluster.gpu = crate::hardware::A100_80GB;
+    let te_a100 = attention(&cfg);
+    cfg.stack.te_attention = false;
+    assert!((attention(&cfg) - te_a100).abs() < 1e-15);
+}

@@ -167,6 +167,9 @@ pub struct Stack {
     /// cuDNN): otherwise the score matrix is written, soft-maxed, dropped
     /// out and read back, and a selective recomputation recomputes it.
     pub flash_attention: bool,
+    /// Whether attention runs through Transformer Engine, which picks
+    /// cuDNN's fused attention on Hopper ([`crate::hardware::Gpu::te_attention_efficiency`]).
+    pub te_attention: bool,
     /// Whether tensor parallelism can run with sequence parallelism.
     pub sequence_parallel: bool,
     /// Whether the interleaved 1F1B pipeline schedule exists.
@@ -205,6 +208,7 @@ pub const PAPER: Stack = Stack {
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     flash_attention: true,
+    te_attention: false,
     sequence_parallel: false,
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,
@@ -229,6 +233,7 @@ pub const MEGATRON: Stack = Stack {
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     flash_attention: true,
+    te_attention: true,
     sequence_parallel: true,
     interleaving: true,
     fsdp_sync: FsdpSync::PerMicroBatch,
@@ -259,6 +264,7 @@ pub const LLM_FOUNDRY: Stack = Stack {
     name: "MosaicML llm-foundry",
     // Source: llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table
     rotary_passes: 0.0,
+    te_attention: false,
     sequence_parallel: false,
     interleaving: false,
     ..MEGATRON
@@ -272,6 +278,7 @@ pub const TORCHTITAN: Stack = Stack {
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
+    te_attention: false,
     fsdp_sync: FsdpSync::OncePerStep,
     ..MEGATRON
 };
@@ -284,6 +291,7 @@ pub const TORCHTITAN: Stack = Stack {
 pub const DEEPSPEED: Stack = Stack {
     id: StackId::DeepSpeed,
     name: "DeepSpeed ZeRO",
+    te_attention: false,
     // Source: deepspeedai/DeepSpeed runtime/zero: partitioned_param_coordinator.py (fetch_sub_module gathers a module's own parameters, recurse=False), stage3.py (reduce_scatter_coalesced per bucket), stage_1_and_2.py (use_multi_rank_bucket_allreduce: all_reduce per bucket, since 0.12.4), config.py (overlap_comm defaults to stage == 3); bf16 communication (communication_data_type = model dtype)
     sequence_parallel: false,
     interleaving: false,

@@ -127,12 +127,14 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.638 on H100 (also used for H200 and B200), 0.713 on A100, and 0.63 on \
+             paper): 0.617 on H100 (also used for H200 and B200), 0.713 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each). A fixed 8 µs per GEMM (launch and tail) \
              completes the time.",
             "FlashAttention runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
-             CUTLASS attention on V100), scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
+             CUTLASS attention on V100); stacks that run attention through Transformer Engine \
+             (Megatron-LM today) get cuDNN's fused attention on Hopper, 0.55 on H100 (TE's own \
+             benchmark: 1.59 times FlashAttention-2). Either is scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
              key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
              GEMMs only. Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
@@ -149,9 +151,9 @@ pub const SECTIONS: &[Section] = &[
             "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  fp8: k_0 doubled, \
              r = 0.883 (else 1)",
-            "η_gemm = 0.638 (H100, H200, B200), 0.713 (A100), 0.63 (V100)",
-            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200), \
-             0.6 (A100), 0.4 (V100)",
+            "η_gemm = 0.617 (H100, H200, B200), 0.713 (A100), 0.63 (V100)",
+            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200; \
+             0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
              scores)",
             "t_fwd = t_gemm + t_attn + t_ew;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
@@ -173,6 +175,7 @@ pub const SECTIONS: &[Section] = &[
             "GEMM_EPILOGUE_A100",
             "GEMM_TAIL_A100",
             "ATTENTION_EFFICIENCY_H100",
+            "CUDNN_ATTENTION_EFFICIENCY_H100",
             "ATTENTION_EFFICIENCY_A100",
             "ATTENTION_EFFICIENCY_V100",
             "ATTENTION_HALF_LENGTH",
@@ -423,7 +426,7 @@ pub const SECTIONS: &[Section] = &[
         paragraphs: &[
             "The GEMM shape factor is measured on H100 only (A100's is scaled from it), fp8's on \
              one matmul, and H200 and B200 were never \
-             measured: they carry H100's GEMM and attention efficiencies (0.638 and 0.35) with \
+             measured: they carry H100's GEMM and attention efficiencies (0.617 and 0.35) with \
              their own datasheet peaks, memory, links and power. Every stack runs \
              FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
