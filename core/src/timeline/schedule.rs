@@ -61,12 +61,7 @@ fn order(schedule: Schedule, pp: u32, v: u32, m: u32, s: u32) -> Vec<Op> {
         g = end;
     }
     let total = fs.len();
-    let warmup = if v > 1 {
-        ((pp - s - 1) * 2 + (v - 1) * pp) as usize
-    } else {
-        (pp - s - 1) as usize
-    }
-    .min(total);
+    let warmup = warmup(pp, v, s, total);
     out.extend_from_slice(&fs[..warmup]);
     for i in 0..total - warmup {
         out.push(fs[warmup + i]);
@@ -74,6 +69,17 @@ fn order(schedule: Schedule, pp: u32, v: u32, m: u32, s: u32) -> Vec<Op> {
     }
     out.extend_from_slice(&bs[total - warmup..]);
     out
+}
+
+/// Forwards stage `s` runs before its first backward under 1F1B (with `v`
+/// chunks, Megatron's interleaved warm-up), of its `total` forwards.
+fn warmup(pp: u32, v: u32, s: u32, total: usize) -> usize {
+    if v > 1 {
+        ((pp - s - 1) * 2 + (v - 1) * pp) as usize
+    } else {
+        (pp - s - 1) as usize
+    }
+    .min(total)
 }
 
 /// What pass `op` on stage `s` needs first, and whether it comes over a
@@ -432,12 +438,7 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
         return (end(run) - end(&rerun(m - 2 * pp))) / f64::from(2 * pp);
     }
     let total = (m * v) as usize;
-    let warmup = if v > 1 {
-        ((pp - 1) * 2 + (v - 1) * pp) as usize
-    } else {
-        (pp - 1) as usize
-    }
-    .min(total);
+    let warmup = warmup(pp, v, 0, total);
     let pairs = total - warmup;
     let span = (2 * pp * v) as usize;
     let times = &run.times[0];
