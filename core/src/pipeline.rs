@@ -28,6 +28,26 @@ impl Step {
         self.pipeline_bound((first_layers, first_mb), &last)
     }
 
+    /// A lower bound of the step of every layout with this one's degrees
+    /// and at most its micro-batch, whatever its data-parallel flavour,
+    /// schedule (of at most `chunks` per stage) or recomputation: the last
+    /// stage's compute and blocking tensor-parallel collectives, which
+    /// nothing hides, and under a pipeline the fill and drain through the
+    /// earlier stages of one sequence (the smallest micro-batch). A
+    /// layer's time per sequence only falls as the micro-batch grows
+    /// (larger GEMMs, fewer collectives), so the floor at the largest
+    /// micro-batch holds for all.
+    pub(crate) fn floor(&self, (first_layers, last_layers): (u32, u32), chunks: u32) -> f64 {
+        let layer = &self.layer;
+        let per_layer = layer.forward() + layer.backward() + self.tensor.fwd + self.tensor.bwd;
+        let last = (per_layer * f64::from(last_layers.max(1)) + self.head_fwd * 3.0) * self.m;
+        let p = self.cfg.layout.parallel;
+        let per_sequence = per_layer / f64::from(self.cfg.layout.micro_batch.max(1));
+        let fill = per_sequence * f64::from(first_layers) * f64::from(p.pp.max(1) - 1)
+            / f64::from(chunks.max(1));
+        (last + fill).0
+    }
+
     /// The slowest stage, which sets the step, and whether it is one of the
     /// earlier stages (not the last, which runs the head).
     pub(crate) fn slowest(&self, split: (u32, u32)) -> (StageCost, bool) {

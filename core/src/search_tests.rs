@@ -1,5 +1,7 @@
 //! Tests of the layout search.
+use super::walk::Walk;
 use super::*;
+use crate::evaluate::Step;
 use crate::findings::base;
 use crate::hardware::H100;
 
@@ -45,7 +47,11 @@ fn a_pipeline_bound_never_exceeds_its_step() {
     for cfg in pipelined() {
         for_each_layout(&cfg, &SearchSpace::full(), |c, r| {
             if c.layout.parallel.pp > 1 {
-                let bound = Step::new(c).bound(c.pipeline_split());
+                let step = Step::new(c);
+                let split = c.pipeline_split();
+                let bound = step
+                    .bound(split)
+                    .max(crate::timeline::critical_path(&step, split));
                 assert!(
                     bound <= r.step_time_s * (1.0 + 1e-9),
                     "{bound} > {}: {:?}",
@@ -57,6 +63,34 @@ fn a_pipeline_bound_never_exceeds_its_step() {
         });
     }
     assert!(seen > 1000, "{seen}");
+}
+
+#[test]
+fn a_floor_never_exceeds_a_step_in_its_group_and_flavour() {
+    let mut seen = 0;
+    for cfg in pipelined() {
+        let space = SearchSpace::full();
+        let walk = Walk::new(&cfg, &space, &|_| f64::INFINITY);
+        for_each_layout(&cfg, &space, |c, r| {
+            let p = c.layout.parallel;
+            let dp = c.cluster.gpus() / (p.tp * p.pp * p.cp);
+            let mut at = cfg;
+            at.layout.parallel.pp = p.pp;
+            let g = walk.group((p.tp, p.pp, p.cp), dp, at.pipeline_split());
+            let flavour = space.dp.iter().position(|&f| f == Some(p.dp)).unwrap();
+            let floor = walk.flavours(&g)[flavour];
+            assert!(
+                g.floor <= floor && floor <= r.step_time_s * (1.0 + 1e-9),
+                "{} > {}: {:?} ({})",
+                floor,
+                r.step_time_s,
+                c.layout,
+                cfg.stack.name
+            );
+            seen += 1;
+        });
+    }
+    assert!(seen > 5000, "{seen}");
 }
 
 #[test]

@@ -27,8 +27,8 @@ mod pass;
 mod schedule;
 pub mod trace;
 
-pub(crate) use schedule::makespan;
 pub use schedule::simulated_passes;
+pub(crate) use schedule::{critical_path, makespan};
 
 use crate::error::Error;
 use crate::evaluate::Step;

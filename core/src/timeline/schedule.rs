@@ -465,6 +465,49 @@ pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// A lower bound of [`makespan`] without simulating, for a pipeline of
+/// one chunk per stage (0 otherwise): the first micro-batch's forward
+/// climbs to a stage, that stage runs every one of its passes in turn,
+/// and its last backward comes back down to the first stage, each stage
+/// on the way waiting at least the pass's compute and the send: through
+/// the last stage and through the last earlier one. A layout search skips
+/// a pipeline this bound already rules out.
+pub(crate) fn critical_path(step: &Step, split: (u32, u32)) -> f64 {
+    let pp = step.cfg.layout.parallel.pp;
+    if pp <= 1 || step.v > 1.0 {
+        return 0.0;
+    }
+    let m = f64::from(step.cfg.micro_batches().max(1));
+    let (first, last) = recipes(step, split);
+    let op = |backward| Op {
+        backward,
+        mb: 0,
+        chunk: 0,
+    };
+    let fwd_first = span_of(&first, op(false)).0;
+    let (bwd_first, bwd_first_free) = span_of(&first, op(true));
+    let (_, fwd_last_free) = span_of(&last, op(false));
+    let (bwd_last, bwd_last_free) = span_of(&last, op(true));
+    let (fwd_first_free, send) = (
+        span_of(&first, op(false)).1,
+        phases::pipeline_send(&step.cfg, &step.shape, &step.links).0,
+    );
+    let start = before(&first, None);
+    // Through the last stage.
+    let others = f64::from(pp - 1);
+    let last_starts = (start + others * (fwd_first + send)).max(before(&last, None));
+    let final_pass = last_starts + m * fwd_last_free + (m - 1.0) * bwd_last_free;
+    let back = final_pass + bwd_last + others * send + (others - 1.0) * bwd_first + bwd_first_free;
+    let through_last =
+        after(&last, final_pass + bwd_last_free, None).max(after(&first, back, None));
+    // Through the earlier stage next to the last.
+    let below = f64::from(pp - 2);
+    let final_pass =
+        start + below * (fwd_first + send) + m * fwd_first_free + (m - 1.0) * bwd_first_free;
+    let back = final_pass + below * (send + bwd_first) + bwd_first_free;
+    through_last.max(after(&first, back, None))
+}
+
 /// The recipes of an earlier stage and of the last (the same stage
 /// without a pipeline).
 fn recipes(step: &Step, split: (u32, u32)) -> (Recipe, Recipe) {

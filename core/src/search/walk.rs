@@ -1,0 +1,391 @@
+//! The walk of every layout of a search space: its degrees grouped and
+//! walked best floor first, each layout with the least recomputation
+//! that fits, and pipelines simulated last, best bound first.
+
+use super::{powers_of_two, SearchSpace};
+use crate::evaluate::{Report, Step};
+use crate::memory::{self, Memory};
+use crate::scenario::{Config, DataParallel, Layout, Parallel, Recompute, Schedule};
+use crate::stack::Stack;
+use alloc::vec::Vec;
+
+/// The walk of [`for_each_layout_pruned`]: one copy (with its sort) for
+/// every visitor, where a generic walk is compiled once per visitor.
+pub(super) fn walk_layouts(
+    base: &Config,
+    space: &SearchSpace,
+    cutoff: &dyn Fn(&Config) -> f64,
+    visit: &mut dyn FnMut(&Config, Report),
+) -> (u32, u32) {
+    if base.check_setting().is_err() {
+        return (0, 0);
+    }
+    let gpus = base.cluster.gpus();
+    let model = base.model;
+    let mut walk = Walk::new(base, space, cutoff);
+    walk.deferred = Some(Vec::new());
+    let in_node = if space.model_parallel_in_node {
+        base.cluster.gpus_per_node
+    } else {
+        u32::MAX
+    };
+    // Degrees (with their replicas and split), those without a pipeline
+    // first (pipelines wait to be simulated until the others have set
+    // the cutoff), best floor first: a group whose floor is over the
+    // cutoff is not walked.
+    let mut groups = Vec::new();
+    for tp in powers_of_two(space.max_tp.min(model.heads).min(gpus)) {
+        if model.heads % tp != 0 {
+            continue;
+        }
+        for pp in 1..=space.max_pp.min(model.layers).min(gpus / tp) {
+            if gpus % (tp * pp) != 0 || tp * pp > in_node {
+                continue;
+            }
+            let split = {
+                let mut c = *base;
+                c.layout.parallel.pp = pp;
+                c.pipeline_split()
+            };
+            for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {
+                if gpus % (tp * pp * cp) != 0
+                    || (cp > 1 && base.seq_len % (2 * cp) != 0)
+                    || tp * pp * cp > in_node
+                {
+                    continue;
+                }
+                let dp = gpus / (tp * pp * cp);
+                if base.global_batch % dp != 0 {
+                    continue;
+                }
+                groups.push(walk.group((tp, pp, cp), dp, split));
+            }
+        }
+    }
+    // Sorted by index: a group holds its probe's whole setting.
+    let mut by_floor: Vec<(bool, f64, usize)> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.degrees.1 > 1, g.floor, i))
+        .collect();
+    by_floor.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    for g in by_floor.iter().map(|&(_, _, i)| &groups[i]) {
+        if g.floor > cutoff(&g.probe) {
+            continue;
+        }
+        let flavours = walk.flavours(g);
+        if flavours.iter().any(|&f| f <= cutoff(&g.probe)) {
+            walk.replicas(g, &flavours, cutoff(&g.probe), visit);
+        }
+    }
+    // Pipelines, best bound first, until the bound loses.
+    // Sorted by index: a deferred layout is a few hundred bytes, and
+    // moving them in the sort cost more than the sort's comparisons.
+    let deferred = walk.deferred.take().unwrap_or_default();
+    let mut order: Vec<(f64, usize)> = deferred
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.bound, i))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (bound, i) in order {
+        let d = &deferred[i];
+        if bound > cutoff(&d.cfg) {
+            continue;
+        }
+        visit(&d.cfg, Step::new(&d.cfg).finish(d.memory, d.split));
+    }
+    (walk.evaluated, walk.out_of_memory)
+}
+
+/// One choice of tensor, pipeline and context degrees: its replicas, its
+/// pipeline split, and a floor under the step of every layout in it.
+pub(super) struct Group {
+    degrees: (u32, u32, u32),
+    dp: u32,
+    split: (u32, u32),
+    /// Its layout with the largest micro-batch (what the cutoff is asked of).
+    probe: Config,
+    pub(super) floor: f64,
+}
+
+/// A pipeline whose simulation waits until the layouts without one have
+/// set the cutoff: the layout, its memory and split, and its step's bound.
+struct Deferred {
+    cfg: Config,
+    memory: Memory,
+    split: (u32, u32),
+    bound: f64,
+}
+
+/// One walk of [`for_each_layout`] over a search space: what it walks, the
+/// per-layer costs it shares between flavours, and what it has counted.
+pub(super) struct Walk<'a> {
+    /// The setting every layout runs.
+    base: &'a Config,
+    /// The layouts allowed.
+    space: &'a SearchSpace,
+    /// Recomputation modes to try, least first.
+    recomputes: &'static [Recompute],
+    /// The last layout evaluated, without its flavour, and its step.
+    shared: Option<(Layout, Step)>,
+    /// Layouts evaluated.
+    evaluated: u32,
+    /// Layouts that fit with no recomputation mode.
+    out_of_memory: u32,
+    /// Steps slower than this are not wanted, by layout.
+    cutoff: &'a dyn Fn(&Config) -> f64,
+    /// Pipelines to simulate after the walk, best bound first (when a
+    /// cutoff is in play).
+    deferred: Option<Vec<Deferred>>,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk that has visited nothing yet.
+    pub(super) fn new(
+        base: &'a Config,
+        space: &'a SearchSpace,
+        cutoff: &'a dyn Fn(&Config) -> f64,
+    ) -> Self {
+        Self {
+            base,
+            space,
+            recomputes: if space.recompute {
+                &[Recompute::None, Recompute::Selective, Recompute::Full]
+            } else {
+                &[Recompute::None]
+            },
+            shared: None,
+            evaluated: 0,
+            out_of_memory: 0,
+            cutoff,
+            deferred: None,
+        }
+    }
+
+    /// The group of degrees `(tp, pp, cp)` with `dp` replicas, its floor
+    /// taken at its largest micro-batch.
+    pub(super) fn group(&self, (tp, pp, cp): (u32, u32, u32), dp: u32, split: (u32, u32)) -> Group {
+        let (base, space) = (self.base, self.space);
+        let per_replica = base.global_batch / dp;
+        let largest = micro_batch_choices(per_replica, pp, space)
+            .filter(|mb| per_replica % mb == 0)
+            .max()
+            .unwrap_or(1);
+        let chunks = schedules(pp, space, &base.stack)
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(1);
+        let mut probe = *base;
+        probe.layout = Layout {
+            parallel: Parallel {
+                dp: space
+                    .dp
+                    .iter()
+                    .flatten()
+                    .next()
+                    .copied()
+                    .unwrap_or(DataParallel::Fsdp),
+                tp,
+                pp,
+                cp,
+                sp: space.sequence_parallel && base.stack.sequence_parallel && tp > 1,
+                schedule: Schedule::OneFOneB,
+                virtual_stages: 1,
+            },
+            micro_batch: largest,
+            recompute: Recompute::None,
+        };
+        Group {
+            degrees: (tp, pp, cp),
+            dp,
+            split,
+            floor: Step::new(&probe).floor(split, chunks),
+            probe,
+        }
+    }
+
+    /// Each flavour's floor in group `g` (by its index in the space): the
+    /// group's, or the longest of the flavour's data-parallel streams at
+    /// the largest micro-batch (a stream's collectives run one after
+    /// another within the step, and fewer micro-batches move no more).
+    pub(super) fn flavours(&self, g: &Group) -> [f64; 5] {
+        let mut floors = [f64::INFINITY; 5];
+        let mut step = Step::new(&g.probe);
+        for (i, flavour) in self.space.dp.iter().enumerate() {
+            let Some(flavour) = flavour else { continue };
+            let mut cfg = g.probe;
+            cfg.layout.parallel.dp = *flavour;
+            step.for_flavour(&cfg);
+            let b = step.stage(g.split.1, true).breakdown;
+            let stream = b
+                .dp_allgather
+                .total
+                .0
+                .max(b.dp_reduce_scatter.total.0)
+                .max(b.dp_allreduce.total.0);
+            floors[i] = g.floor.max(stream);
+        }
+        floors
+    }
+
+    /// Every micro-batch, schedule and data-parallel flavour of group `g`
+    /// whose flavour's floor (in `floors`) is not over `cutoff`.
+    fn replicas(
+        &mut self,
+        g: &Group,
+        floors: &[f64; 5],
+        cutoff: f64,
+        visit: &mut dyn FnMut(&Config, Report),
+    ) {
+        let ((tp, pp, cp), dp, split) = (g.degrees, g.dp, g.split);
+        let (base, space) = (self.base, self.space);
+        let stack = &base.stack;
+        let per_replica = base.global_batch / dp;
+        for mb in micro_batch_choices(per_replica, pp, space) {
+            if per_replica % mb != 0 {
+                continue;
+            }
+            let micro_batches = per_replica / mb;
+            for &(schedule, v) in schedules(pp, space, stack) {
+                // Megatron-LM interleaves only stages whose layers split
+                // evenly into the chunks, and micro-batches in whole rounds.
+                if schedule == Schedule::Interleaved
+                    && (base.model.layers < pp * v
+                        || micro_batches % pp != 0
+                        || split.0 % v != 0
+                        || split.1 % v != 0)
+                {
+                    continue;
+                }
+                for (flavour, _) in space.dp.iter().zip(floors).filter_map(|(f, &floor)| {
+                    f.as_ref().filter(|_| floor <= cutoff).zip(Some(floor))
+                }) {
+                    // Sharding flavours are all the same layout with one replica.
+                    if dp * cp == 1
+                        && *flavour
+                            != space
+                                .dp
+                                .iter()
+                                .flatten()
+                                .next()
+                                .copied()
+                                .unwrap_or(*flavour)
+                    {
+                        continue;
+                    }
+                    let layout = Layout {
+                        parallel: Parallel {
+                            dp: *flavour,
+                            tp,
+                            pp,
+                            cp,
+                            sp: space.sequence_parallel && stack.sequence_parallel && tp > 1,
+                            schedule,
+                            virtual_stages: v,
+                        },
+                        micro_batch: mb,
+                        recompute: Recompute::None,
+                    };
+                    self.layout(layout, split, visit);
+                }
+            }
+        }
+    }
+
+    /// One layout: with the least recomputation that fits, checked,
+    /// evaluated and visited.
+    fn layout(
+        &mut self,
+        layout: Layout,
+        split: (u32, u32),
+        visit: &mut dyn FnMut(&Config, Report),
+    ) {
+        let mut cfg = *self.base;
+        cfg.layout = layout;
+        let fitting = self.recomputes.iter().find_map(|&r| {
+            cfg.layout.recompute = r;
+            let m = memory::per_gpu_split(&cfg, split);
+            (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
+        });
+        let Some(memory) = fitting else {
+            self.out_of_memory += 1;
+            return;
+        };
+        if cfg.check_layout().is_err() {
+            return;
+        }
+        self.evaluated += 1;
+        // The flavours of one layout share its per-layer costs.
+        let step = match &mut self.shared {
+            Some((layout, step)) if *layout == without_flavour(&cfg.layout) => {
+                step.for_flavour(&cfg);
+                step
+            }
+            slot => {
+                &mut slot
+                    .insert((without_flavour(&cfg.layout), Step::new(&cfg)))
+                    .1
+            }
+        };
+        if let Some(deferred) = self
+            .deferred
+            .as_mut()
+            .filter(|_| cfg.layout.parallel.pp > 1)
+        {
+            // The cheap bound first; the critical path (two stages' passes
+            // laid out) only for the pipelines it lets through.
+            let cutoff = (self.cutoff)(&cfg);
+            let mut bound = step.bound(split);
+            if bound <= cutoff {
+                bound = bound.max(crate::timeline::critical_path(step, split));
+            }
+            if bound <= cutoff {
+                deferred.push(Deferred {
+                    cfg,
+                    memory,
+                    split,
+                    bound,
+                });
+            }
+            return;
+        }
+        visit(&cfg, step.finish(memory, split));
+    }
+}
+
+/// A layout without its data-parallel flavour.
+fn without_flavour(l: &Layout) -> Layout {
+    let mut l = *l;
+    l.parallel.dp = DataParallel::Ddp;
+    l
+}
+
+/// Micro-batches to try for a replica of `per_replica` sequences: powers
+/// of two up to the space's largest or, without accumulation or a
+/// pipeline, the whole batch at once, whatever its size.
+fn micro_batch_choices(
+    per_replica: u32,
+    pp: u32,
+    space: &SearchSpace,
+) -> impl Iterator<Item = u32> {
+    let whole = pp == 1 && !space.accumulation;
+    let cap = if whole {
+        0
+    } else {
+        space.max_micro_batch.min(per_replica)
+    };
+    let whole_batch = whole.then_some(per_replica).filter(|&b| b > 0);
+    powers_of_two(cap).chain(whole_batch)
+}
+
+/// Pipeline schedules to try, with their virtual stages: the interleaved
+/// one only for a pipeline, where both the space and the stack allow it.
+fn schedules(pp: u32, space: &SearchSpace, stack: &Stack) -> &'static [(Schedule, u32)] {
+    if pp == 1 || !(space.interleaving && stack.interleaving) {
+        &[(Schedule::OneFOneB, 1)]
+    } else {
+        &[(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
+    }
+}
