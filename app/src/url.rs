@@ -85,6 +85,7 @@ pub fn to_query(c: &Controls) -> String {
         ("nvlink", o.nvlink_gb_per_s),
         ("net", o.network_gbps_per_gpu),
         ("gpn", o.gpus_per_node.map(f64::from)),
+        ("nvd", o.nvlink_domain.map(f64::from)),
         ("dpbw", o.dp_overlap_gb_per_s),
     ] {
         if let Some(v) = v {
@@ -333,13 +334,18 @@ fn read_hardware(o: &mut Overrides, p: &mut Param) -> Option<bool> {
         "nvlink" => &mut o.nvlink_gb_per_s,
         "net" => &mut o.network_gbps_per_gpu,
         "dpbw" => &mut o.dp_overlap_gb_per_s,
-        // GPUs per node is a count: positive, then rounded and clamped.
-        "gpn" => {
+        // GPUs per node or NVLink domain are counts: positive, then
+        // rounded and clamped.
+        "gpn" | "nvd" => {
             let positive = p.what_if().is_some();
             let mut g = 1;
             let ok = positive && p.count(&mut g, 1, 1024);
             if ok {
-                o.gpus_per_node = Some(g);
+                *if p.key == "gpn" {
+                    &mut o.gpus_per_node
+                } else {
+                    &mut o.nvlink_domain
+                } = Some(g);
             }
             return Some(ok);
         }

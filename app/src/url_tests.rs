@@ -46,6 +46,7 @@ fn every_control_round_trips() {
             nvlink_gb_per_s: Some(1200.0),
             network_gbps_per_gpu: Some(800.0),
             gpus_per_node: Some(16),
+            nvlink_domain: Some(32),
             dp_overlap_gb_per_s: Some(120.0),
         },
         plan: PlanInputs {

@@ -155,7 +155,7 @@ impl fmt::Display for Error {
             Self::TooLarge { field, max } => write!(f, "`{field}` is too large: at most {max}"),
             Self::TooSmall { field, min } => write!(f, "`{field}` is too small: at least {min}"),
             Self::UnknownGpu => f.write_str(
-                "unknown GPU: use v100-sxm2-32gb, a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5-80gb, h200-sxm-141gb or b200-180gb",
+                "unknown GPU: use v100-sxm2-32gb, a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5-80gb, h200-sxm-141gb, b200-180gb, gb200-nvl72 or gb300-nvl72",
             ),
             Self::UnknownModel => f.write_str(
                 "unknown model: use llama2-1b, llama2-7b, llama2-13b, llama2-70b, llama3-8b, llama3-70b, llama3-405b, gpt3-175b or a custom shape",

@@ -15,7 +15,7 @@ pub struct Gpu {
     pub id: &'static str,
     /// Human-readable name.
     pub name: &'static str,
-    /// True for parts the paper did not measure (H200, B200): their
+    /// True for parts the paper did not measure (H200 and Blackwell): their
     /// efficiencies are carried over from the closest measured generation.
     pub extrapolated: bool,
     /// Peak dense tensor-core FLOP/s in bf16 (fp16 on V100).
@@ -30,8 +30,12 @@ pub struct Gpu {
     pub nvlink: Bandwidth,
     /// InfiniBand bandwidth per node, as NVIDIA quotes it for the DGX.
     pub network_per_node: Bandwidth,
-    /// GPUs in one node (one NVLink domain).
+    /// GPUs in one host (a DGX or HGX node of 8; a compute tray of 4 in
+    /// an NVL72 rack), whose NICs [`Gpu::network_per_node`] counts.
     pub gpus_per_node: u32,
+    /// GPUs one NVLink switch fabric joins: the host of 8 in a DGX, the
+    /// rack of 72 in a GB200 or GB300 NVL72.
+    pub nvlink_domain: u32,
     /// Board power limit.
     pub tdp: Watts,
     /// Power drawn by an idle GPU with its clocks up.
@@ -104,6 +108,7 @@ pub const V100: Gpu = Gpu {
     nvlink: Bandwidth::gb_s(300.0),
     network_per_node: Bandwidth::gb_s(100.0),
     gpus_per_node: 8,
+    nvlink_domain: 8,
     tdp: Watts(300.0),
     idle: Watts(40.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_V100,
@@ -126,6 +131,7 @@ pub const A100_40GB: Gpu = Gpu {
     nvlink: Bandwidth::gb_s(600.0),
     network_per_node: Bandwidth::gb_s(200.0),
     gpus_per_node: 8,
+    nvlink_domain: 8,
     tdp: Watts(400.0),
     idle: Watts(50.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_A100,
@@ -157,6 +163,7 @@ pub const H100: Gpu = Gpu {
     nvlink: Bandwidth::gb_s(900.0),
     network_per_node: Bandwidth::gb_s(400.0),
     gpus_per_node: 8,
+    nvlink_domain: 8,
     tdp: Watts(700.0),
     idle: Watts(70.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
@@ -189,6 +196,7 @@ pub const B200: Gpu = Gpu {
     nvlink: Bandwidth::gb_s(1800.0),
     network_per_node: Bandwidth::gb_s(400.0),
     gpus_per_node: 8,
+    nvlink_domain: 8,
     tdp: Watts(1000.0),
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
@@ -199,11 +207,48 @@ pub const B200: Gpu = Gpu {
     nvlink_sharp: true,
 };
 
+/// GB200 in a GB200 NVL72 rack: 18 compute trays of 4 GPUs (each GPU
+/// with its own ConnectX-7 400 Gb/s NIC) joined by one NVLink 5 switch
+/// fabric of 72 GPUs. Dense rates are half NVIDIA's rack figures with
+/// sparsity (BF16 360 PFLOPS, FP8 720 PFLOPS over 72 GPUs); HBM as
+/// NVIDIA's MLPerf system description gives it (189,471 MiB, "186 GB") at
+/// 8 TB/s (576 TB/s per rack), NVLink 5 at 1.8 TB/s per GPU; 1200 W is
+/// the GB200 configuration's GPU power as third parties report it.
+pub const GB200: Gpu = Gpu {
+    id: "gb200-nvl72",
+    name: "GB200 NVL72 (extrapolated)",
+    peak_bf16: FlopRate::tflops(2500.0),
+    peak_fp8: FlopRate::tflops(5000.0),
+    hbm: Bytes::gib(189_471.0 / 1024.0),
+    network_per_node: Bandwidth::gb_s(4.0 * 50.0),
+    gpus_per_node: 4,
+    nvlink_domain: 72,
+    tdp: Watts(1200.0),
+    ..B200
+};
+
+/// GB300 (Blackwell Ultra) in a GB300 NVL72 rack: the GB200 NVL72's trays
+/// and NVLink fabric with 288 GB of HBM3e per GPU (284,208 MiB usable in
+/// NVIDIA's MLPerf system description), a ConnectX-8 800 Gb/s
+/// NIC per GPU, 160 SMs and 1400 W (third-party reports of NVIDIA's
+/// figures). Its BF16 and FP8 tensor rates are the GB200's; the gain
+/// NVIDIA quotes is in FP4 (15 PFLOPS dense), which the model does not run.
+pub const GB300: Gpu = Gpu {
+    id: "gb300-nvl72",
+    name: "GB300 NVL72 (extrapolated)",
+    hbm: Bytes::gib(284_208.0 / 1024.0),
+    network_per_node: Bandwidth::gb_s(4.0 * 100.0),
+    tdp: Watts(1400.0),
+    sm_count: 160,
+    ..GB200
+};
+
 /// Every built-in GPU, oldest first.
-pub const GPUS: [Gpu; 6] = [V100, A100_40GB, A100_80GB, H100, H200, B200];
+pub const GPUS: [Gpu; 8] = [V100, A100_40GB, A100_80GB, H100, H200, B200, GB200, GB300];
 
 /// Looks a GPU up by its [`Gpu::id`] (case-insensitive), also accepting the
-/// short names `v100`, `a100`, `a100-40gb`, `h100`, `h200`, `b200`.
+/// short names `v100`, `a100`, `a100-40gb`, `h100`, `h200`, `b200`,
+/// `gb200`, `gb300`.
 #[must_use]
 pub fn gpu_by_id(id: &str) -> Option<Gpu> {
     let short = match id.to_ascii_lowercase().as_str() {
@@ -213,6 +258,8 @@ pub fn gpu_by_id(id: &str) -> Option<Gpu> {
         "h100" => "h100-sxm5-80gb",
         "h200" => "h200-sxm-141gb",
         "b200" => "b200-180gb",
+        "gb200" => "gb200-nvl72",
+        "gb300" => "gb300-nvl72",
         _ => "",
     };
     GPUS.into_iter()
@@ -226,8 +273,11 @@ pub struct Cluster {
     pub gpu: Gpu,
     /// Number of nodes.
     pub nodes: u32,
-    /// GPUs per node (the NVLink domain size).
+    /// GPUs per host (whose NICs the network rate per GPU shares).
     pub gpus_per_node: u32,
+    /// GPUs in one NVLink domain (at least a host): groups within it talk
+    /// over NVLink, groups across it over the network. See [`Cluster::domain`].
+    pub nvlink_domain: u32,
     /// Network line rate per GPU (one rail each).
     pub network_per_gpu: Bandwidth,
     /// Bus bandwidth per GPU that data-parallel collectives across nodes
@@ -251,6 +301,7 @@ impl Cluster {
             gpu,
             nodes,
             gpus_per_node: gpn,
+            nvlink_domain: gpu.nvlink_domain.max(gpn),
             network_per_gpu: gpu.network_per_node / f64::from(gpn),
             dp_overlap_bandwidth: None,
             network_efficiency: cal::NETWORK_EFFICIENCY,
@@ -262,6 +313,12 @@ impl Cluster {
     #[must_use]
     pub fn nvlink_bus(gpu: &Gpu) -> Bandwidth {
         gpu.nvlink * (0.5 * cal::NVLINK_EFFICIENCY)
+    }
+
+    /// GPUs in one NVLink domain: never fewer than a host's.
+    #[must_use]
+    pub fn domain(&self) -> u32 {
+        self.nvlink_domain.max(self.gpus_per_node).max(1)
     }
 
     /// Total GPU count.

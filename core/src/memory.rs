@@ -74,7 +74,7 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let p = cfg.layout.parallel;
     let tp = f64::from(p.tp);
     let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
-    let gpn = cfg.cluster.gpus_per_node;
+    let gpn = cfg.cluster.domain();
     let layer_params = model.layer_params() / tp;
     let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let params = layer_params * layers_stage + root;

@@ -194,7 +194,7 @@ pub(crate) struct Tensor {
 /// parallelism.
 pub(crate) fn tensor(cfg: &Config, s: &Shape, links: &Links) -> Tensor {
     let p = cfg.layout.parallel;
-    let group = Group::new(p.tp, p.tp.min(cfg.cluster.gpus_per_node));
+    let group = Group::new(p.tp, p.tp.min(cfg.cluster.domain()));
     let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden));
     let one = if p.sp {
         collective::time(Collective::AllGather, bytes, group, links).time
@@ -242,7 +242,7 @@ pub(crate) fn context(
     let model = &cfg.model;
     let kv_local = (f64::from(model.kv_heads) / s.tp).max(1.0) * model.head_dim();
     let kv_bytes = Bytes(2.0 * 2.0 * s.tokens * kv_local);
-    let same_node = p.tp.saturating_mul(p.cp) <= cfg.cluster.gpus_per_node;
+    let same_node = p.tp.saturating_mul(p.cp) <= cfg.cluster.domain();
     let send = collective::send_recv(kv_bytes, same_node, links);
     let block_f = attention / s.cp;
     let block_b = block_f * cal::ATTENTION_BACKWARD_FACTOR;
@@ -288,7 +288,7 @@ pub(crate) fn shard_group(cfg: &Config) -> (u32, u32) {
         Placement::ModelParallelInNode => p.tp.saturating_mul(p.pp),
         Placement::PipelineOutermost => p.tp,
     };
-    let per_node = (cfg.cluster.gpus_per_node / inner.max(1)).clamp(1, ranks.max(1));
+    let per_node = (cfg.cluster.domain() / inner.max(1)).clamp(1, ranks.max(1));
     (ranks, per_node)
 }
 

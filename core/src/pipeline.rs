@@ -177,7 +177,7 @@ fn own_work(s: &StageCost) -> Seconds {
 /// the stack's placement.
 pub(crate) fn pipeline_crosses_nodes(cfg: &Config) -> bool {
     let p = cfg.layout.parallel;
-    let gpn = u64::from(cfg.cluster.gpus_per_node);
+    let gpn = u64::from(cfg.cluster.domain());
     let (tp, cp, pp) = (u64::from(p.tp), u64::from(p.cp), u64::from(p.pp));
     match cfg.stack.placement {
         Placement::ModelParallelInNode => tp * cp * pp > gpn,

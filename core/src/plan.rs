@@ -70,7 +70,9 @@ impl Budget {
             id if id.starts_with("v100") => 0.8,
             id if id.starts_with("a100") => 1.5,
             id if id.starts_with("h200") => 3.5,
-            id if id.starts_with("b200") => 5.0,
+            // GB200 and GB300 NVL72 at the B200's price: no list price
+            // per GPU-hour was public for them in 2024-25.
+            id if id.starts_with("b200") || id.starts_with("gb") => 5.0,
             _ => 2.5,
         }
     }

@@ -75,6 +75,7 @@ const CASES: ControlCase[] = [
   { name: 'InfiniBand', act: fill('network-input', '25'), charts: ['collectives', 'throughput'], readouts: ['per-gpu'] },
   { name: 'data-parallel overlap', act: fill('dp-overlap-input', '150'), charts: ['throughput', 'per-gpu'], readouts: ['per-gpu'] },
   { name: 'GPUs per node', act: fill('gpus-per-node-input', '4'), charts: ['throughput', 'collectives'], readouts: ['throughput', 'layout'] },
+  { name: 'GPUs per NVLink domain', act: fill('nvlink-domain-input', '32'), charts: ['throughput'], readouts: ['throughput'] },
   { name: 'token budget', act: fill('plan-tokens-input', '2e12'), charts: ['plan'], readouts: ['train', 'train-energy'] },
   { name: 'GPU-hour price', act: fill('plan-price-input', '4'), charts: ['plan'], readouts: ['train'] },
   { name: 'PUE', act: fill('plan-pue-input', '1.5'), charts: [], readouts: ['train-energy'] },

@@ -64,7 +64,7 @@ test.describe('links, every control', () => {
     'gpu=a100-sxm4-80gb&nodes=8&model=custom&layers=32&hidden=4096&heads=32&kv=8&ffn=14336' +
     '&vocab=128256&mlp=gelu&seq=8192&tp=2&pp=2&cp=2&dp=hsdp&sp=0&schedule=interleaved' +
     '&scaling=strong&local=4&global=1024&mb=1&recompute=selective&precision=fp8&stack=megatron&best=1' +
-    '&peak=1200&hbm=4000&nvlink=1200&net=800&gpn=4&dpbw=150';
+    '&peak=1200&hbm=4000&nvlink=1200&net=800&gpn=4&nvd=16&dpbw=150';
 
   test('a link setting every control is read whole and written back unchanged', async ({ page, context }) => {
     const app = new ScaleScopePage(page);
@@ -84,6 +84,7 @@ test.describe('links, every control', () => {
       ['nvlink-input', '1200'],
       ['network-input', '800'],
       ['gpus-per-node-input', '4'],
+      ['nvlink-domain-input', '16'],
       ['dp-overlap-input', '150'],
     ];
     for (const [id, value] of shown) await expect(page.getByTestId(id), id).toHaveValue(value);

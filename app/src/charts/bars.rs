@@ -350,10 +350,10 @@ pub(super) fn generations<DB: DrawingBackend>(
                 .replace(" SXM4", "")
                 .replace(" SXM2", "")
                 .replace(" SXM", "");
-            // Memory size only where it tells two parts apart (A100 40/80
-            // GB); the hover text has the full name.
+            // Memory size only where it tells two parts apart (A100-40 and
+            // A100-80); the hover text has the full name.
             let short = if short.starts_with("A100") {
-                short
+                short.replace(" 40GB", "-40").replace(" 80GB", "-80")
             } else {
                 short.split(' ').next().unwrap_or(&short).to_owned()
             };

@@ -175,6 +175,7 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
     }
     c.nodes = hw.nodes;
     c.overrides.gpus_per_node = hw.gpus_per_node;
+    c.overrides.nvlink_domain = hw.nvlink_domain;
     c.overrides.network_gbps_per_gpu = hw.inter_node_gbps_per_gpu;
     c.overrides.peak_tflops = hw.peak_tflops;
     c.overrides.hbm_gb_per_s = hw.hbm_gb_per_s;
@@ -184,6 +185,9 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
     let gpu = crate::state::gpu_of(c);
     if c.overrides.gpus_per_node == Some(gpu.gpus_per_node) {
         c.overrides.gpus_per_node = None;
+    }
+    if c.overrides.nvlink_domain == Some(gpu.nvlink_domain) && c.overrides.gpus_per_node.is_none() {
+        c.overrides.nvlink_domain = None;
     }
     if let Some(v) = c.overrides.network_gbps_per_gpu {
         let datasheet = gpu.network_per_node.as_gb_s() * 8.0 / f64::from(gpu.gpus_per_node.max(1));

@@ -28,10 +28,13 @@ pub(super) fn collectives(c: &Controls) -> Vec<BusBandwidth> {
     };
     // The links the step model uses, with its at-scale ring step factor.
     let links = scalescope_core::evaluate::links(&cfg);
+    let domain = cfg.cluster.domain();
     sweep_nodes(c.nodes)
         .into_iter()
         .map(|n| {
-            let g = Group::new(n.saturating_mul(gpn), gpn);
+            let ranks = n.saturating_mul(gpn);
+            // Ranks inside one NVLink domain: a host's, or an NVL72 rack's.
+            let g = Group::new(ranks, ranks.min(domain.max(gpn)));
             let bw = |op| {
                 collective::time(op, COLLECTIVE_MESSAGE, g, &links)
                     .bus_bandwidth

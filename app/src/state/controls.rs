@@ -59,6 +59,8 @@ pub struct Overrides {
     pub network_gbps_per_gpu: Option<f64>,
     /// GPUs per node.
     pub gpus_per_node: Option<u32>,
+    /// GPUs per NVLink domain.
+    pub nvlink_domain: Option<u32>,
     /// Bus bandwidth per GPU of data-parallel traffic under compute, GB/s.
     pub dp_overlap_gb_per_s: Option<f64>,
 }
@@ -204,6 +206,15 @@ pub fn gpu_of(c: &Controls) -> Gpu {
     gpu_by_id(c.gpu).unwrap_or(scalescope_core::hardware::H100)
 }
 
+/// The NVLink domain the controls' cluster has: the what-if, or what a
+/// scenario with the controls' GPUs per node resolves to.
+#[must_use]
+pub fn nvlink_domain_of(c: &Controls) -> u32 {
+    c.scenario_at(1, c.gpu)
+        .resolve()
+        .map_or(gpu_of(c).nvlink_domain, |cfg| cfg.cluster.domain())
+}
+
 /// The model the controls name.
 #[must_use]
 pub fn model_of(c: &Controls) -> Model {
@@ -244,6 +255,7 @@ impl Controls {
                 gpu: gpu.into(),
                 nodes,
                 gpus_per_node: o.gpus_per_node,
+                nvlink_domain: o.nvlink_domain,
                 inter_node_gbps_per_gpu: o.network_gbps_per_gpu,
                 peak_tflops: o.peak_tflops,
                 hbm_gib: None,

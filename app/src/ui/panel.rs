@@ -375,7 +375,7 @@ fn derived_dp_overlap(c: &Controls) -> String {
     )
 }
 
-const WHAT_IFS: [WhatIf; 6] = [
+const WHAT_IFS: [WhatIf; 7] = [
     WhatIf {
         label: "Peak dense TFLOP/s",
         testid: "peak-tflops",
@@ -437,6 +437,17 @@ const WHAT_IFS: [WhatIf; 6] = [
         get: |c| c.overrides.gpus_per_node.map(f64::from),
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         set: |c, v| c.overrides.gpus_per_node = v.map(|v| (v.round() as u32).clamp(1, 1024)),
+        zero: false,
+        max: MAX_WHAT_IF,
+    },
+    WhatIf {
+        label: "GPUs per NVLink domain",
+        testid: "nvlink-domain",
+        unit: "GPUs",
+        placeholder: |c| state::nvlink_domain_of(c).to_string(),
+        get: |c| c.overrides.nvlink_domain.map(f64::from),
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        set: |c, v| c.overrides.nvlink_domain = v.map(|v| (v.round() as u32).clamp(1, 1024)),
         zero: false,
         max: MAX_WHAT_IF,
     },

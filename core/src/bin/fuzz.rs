@@ -151,6 +151,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             gpu: String::from(gpu.id),
             nodes,
             gpus_per_node: if r.chance(20) { Some(r.count(5)) } else { None },
+            nvlink_domain: if r.chance(10) { Some(r.count(8)) } else { None },
             inter_node_gbps_per_gpu: opt(r),
             peak_tflops: opt(r),
             hbm_gib: opt(r),

@@ -252,6 +252,7 @@ impl Row<'_> {
                     .cell("gpus_per_node")
                     .map(|_| self.count("gpus_per_node", None))
                     .transpose()?,
+                nvlink_domain: None,
                 inter_node_gbps_per_gpu: self
                     .cell("inter_node_gbps_per_gpu")
                     .map(|t| self.number("inter_node_gbps_per_gpu", t))

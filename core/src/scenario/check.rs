@@ -64,6 +64,7 @@ impl Config {
             limits::GPUS_PER_NODE,
         )?;
         positive(c.nodes, "hardware.nodes", limits::GPUS / c.gpus_per_node)?;
+        positive(c.nvlink_domain, "hardware.nvlink_domain", limits::GPUS)?;
         for (v, field) in [
             (c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops"),
             (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),

@@ -159,6 +159,10 @@ pub struct HardwareSpec {
     /// GPUs per node; defaults to the GPU's DGX system (8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpus_per_node: Option<u32>,
+    /// GPUs in one NVLink domain; defaults to the GPU's system (72 for an
+    /// NVL72 rack) or, where that is a host, to `gpus_per_node`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvlink_domain: Option<u32>,
     /// Network line rate per GPU in Gb/s; defaults to the DGX's (H100: 400).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inter_node_gbps_per_gpu: Option<f64>,
@@ -275,6 +279,7 @@ impl Scenario {
                 gpu: String::from("h100-sxm5-80gb"),
                 nodes: 32,
                 gpus_per_node: Some(8),
+                nvlink_domain: None,
                 inter_node_gbps_per_gpu: Some(400.0),
                 peak_tflops: None,
                 hbm_gib: None,

@@ -50,6 +50,17 @@ impl Scenario {
             positive(g, "hardware.gpus_per_node", limits::GPUS_PER_NODE)?;
             cluster.network_per_gpu = gpu.network_per_node / f64::from(g);
             cluster.gpus_per_node = g;
+            // A host of `g` is its own NVLink domain unless the GPU's
+            // system joins hosts into a larger one.
+            cluster.nvlink_domain = if gpu.nvlink_domain > gpu.gpus_per_node {
+                gpu.nvlink_domain.max(g)
+            } else {
+                g
+            };
+        }
+        if let Some(d) = hw.nvlink_domain {
+            positive(d, "hardware.nvlink_domain", limits::GPUS)?;
+            cluster.nvlink_domain = d;
         }
         positive(
             hw.nodes,

@@ -324,3 +324,59 @@ fn an_interleaved_pipeline_whose_chunks_split_evenly_holds_the_same_layers_on_ev
     let (first, last) = plain.pipeline_split();
     assert!(last < first, "{first} {last}");
 }
+
+#[test]
+fn a_host_is_its_own_nvlink_domain_unless_its_rack_joins_hosts() {
+    let resolve = |gpu: &str, gpn: Option<u32>, domain: Option<u32>| {
+        let mut s = Scenario::example();
+        s.hardware.gpu = gpu.into();
+        s.hardware.gpus_per_node = gpn;
+        s.hardware.nvlink_domain = domain;
+        let c = s.to_config().unwrap().cluster;
+        (c.gpus_per_node, c.domain())
+    };
+    // A scenario giving only GPUs per node keeps meaning one domain per host.
+    assert_eq!(resolve("h100", Some(16), None), (16, 16));
+    assert_eq!(resolve("h100", None, None), (8, 8));
+    // An NVL72 rack: trays of 4, one domain of 72.
+    assert_eq!(resolve("gb200", None, None), (4, 72));
+    assert_eq!(resolve("gb200", Some(4), None), (4, 72));
+    assert_eq!(resolve("gb300", None, Some(36)), (4, 36));
+    assert_eq!(resolve("h100", None, Some(32)), (8, 32));
+    // The rack's NICs: one 400 Gb/s (GB200) or 800 Gb/s (GB300) per GPU.
+    let mut s = Scenario::example();
+    s.hardware.gpus_per_node = None;
+    s.hardware.inter_node_gbps_per_gpu = None;
+    for (gpu, gbit) in [("gb200", 400.0), ("gb300", 800.0)] {
+        s.hardware.gpu = gpu.into();
+        let c = s.to_config().unwrap().cluster;
+        assert!(
+            (c.network_per_gpu.as_gb_s() * 8.0 - gbit).abs() < 1e-9,
+            "{gpu}"
+        );
+    }
+}
+
+#[test]
+fn a_tensor_group_inside_the_nvlink_domain_stays_on_nvlink() {
+    // TP 16 on GB200 NVL72: inside the rack's domain of 72; the same
+    // layout with domains of one tray of 4 crosses the network.
+    let mut s = Scenario::example();
+    s.hardware.gpu = "gb200".into();
+    s.hardware.gpus_per_node = None;
+    s.hardware.nodes = 64;
+    s.model = ModelSpec::Preset("llama2-70b".into());
+    s.parallel.tp = 16;
+    s.global_batch = 256;
+    s.micro_batch = 1;
+    let rack = crate::evaluate::evaluate(&s.to_config().unwrap()).unwrap();
+    s.hardware.nvlink_domain = Some(4);
+    let tray = crate::evaluate::evaluate(&s.to_config().unwrap()).unwrap();
+    assert!(
+        rack.breakdown.tp.total.0 * 3.0 < tray.breakdown.tp.total.0,
+        "{:?} vs {:?}",
+        rack.breakdown.tp,
+        tray.breakdown.tp
+    );
+    assert!(rack.tokens_per_s > tray.tokens_per_s);
+}

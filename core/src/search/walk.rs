@@ -25,7 +25,7 @@ pub(super) fn walk_layouts(
     let mut walk = Walk::new(base, space, cutoff);
     walk.deferred = Some(Vec::new());
     let in_node = if space.model_parallel_in_node {
-        base.cluster.gpus_per_node
+        base.cluster.domain()
     } else {
         u32::MAX
     };

@@ -127,7 +127,7 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.617 on H100 (also used for H200 and B200), 0.713 on A100, and 0.63 on \
+             paper): 0.617 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each). A fixed 8 µs per GEMM (launch and tail) \
              completes the time.",
@@ -151,8 +151,8 @@ pub const SECTIONS: &[Section] = &[
             "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  fp8: k_0 doubled, \
              r = 0.883 (else 1)",
-            "η_gemm = 0.617 (H100, H200, B200), 0.713 (A100), 0.63 (V100)",
-            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, B200; \
+            "η_gemm = 0.617 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
+            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
              scores)",
@@ -425,9 +425,12 @@ pub const SECTIONS: &[Section] = &[
         title: "What the model leaves out",
         paragraphs: &[
             "The GEMM shape factor is measured on H100 only (A100's is scaled from it), fp8's on \
-             one matmul, and H200 and B200 were never \
-             measured: they carry H100's GEMM and attention efficiencies (0.617 and 0.35) with \
-             their own datasheet peaks, memory, links and power. Every stack runs \
+             one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
+             any run: they carry H100's GEMM and attention efficiencies (0.617 and 0.35) with \
+             their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
+             GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
+             context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
+             one across domains at the network's. Every stack runs \
              FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
              slower ring step and the 0.13 share of NVLink for overlapped traffic, and these two \
