@@ -22,8 +22,10 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 mod runs;
+mod sources;
 
-pub use runs::{ROWS, SOURCES};
+pub use runs::ROWS;
+pub use sources::SOURCES;
 
 /// How far a prediction may be from a published number before the check
 /// reports a miss: 25% relative.
@@ -171,7 +173,7 @@ impl Row {
     /// The row's configuration under `stack` (its own, or one with fitted constants).
     #[must_use]
     pub fn config(&self, stack: Stack) -> Config {
-        let mut cluster = Cluster::new(self.gpu, self.gpus / 8);
+        let mut cluster = Cluster::new(self.gpu, self.gpus / self.gpu.gpus_per_node.max(1));
         if let Some(g) = self.network_gbps {
             cluster.network_per_gpu = Bandwidth::gbit_s(g);
         }

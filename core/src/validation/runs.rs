@@ -1,97 +1,13 @@
-//! The published runs as data: every source ([`SOURCES`]) and every run
-//! ([`ROWS`]), one line each where a helper builds it. Each helper states
+//! The published runs as data: every run ([`ROWS`], its source in
+//! [`super::SOURCES`]), one line each where a helper builds it. Each helper states
 //! what its rows share; each `Assumed:` comment, what the row's authors did
 //! not publish and the model takes.
 
-use super::{Metric, Row, Source, Tuned};
-use crate::hardware::{Gpu, A100_40GB, A100_80GB, H100};
+use super::{Metric, Row, Tuned};
+use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model};
 use crate::scenario::{DataParallel, Precision, Recompute};
 use crate::stack::StackId;
-
-/// Every source of [`ROWS`]. The first eight are fitted on; the rest were
-/// added after the constants were fitted and are held out of the fit, so
-/// their errors are predictions of runs the constants never saw.
-pub const SOURCES: [Source; 13] = [
-    Source {
-        key: "narayanan-2021",
-        citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Tables 1 and 2",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "korthikanti-2023",
-        citation: "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (MLSys 2023), Tables 3 and 5, section 6.3; Megatron-LM README (2022)",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "bloom",
-        citation: "BigScience, bigscience-workshop/bigscience train/tr11-176B-ml/README.md",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "llama3",
-        citation: "Llama Team, The Llama 3 Herd of Models (2024), Table 4",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "llm-foundry",
-        citation: "mosaicml/llm-foundry scripts/train/benchmarking/README.md (MPT throughput tables)",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "torchtitan",
-        citation: "pytorch/torchtitan docs/performance.md (FSDP2 on 64 A100 80GB)",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "nemo-24.07",
-        citation: "NVIDIA/NeMo docs/source/performance/performance_summary.md (NeMo 24.07, DGX-H100, FP8)",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "megatron-bridge-25.11",
-        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md (25.11 container, DGX-H100, FP8)",
-        held_out: false,
-        gap: None,
-    },
-    Source {
-        key: "dgxc-benchmarking",
-        citation: "NVIDIA/dgxc-benchmarking, Expected Performance tables, BF16 rows: nemo_megatron/README_175b.md, llama3.1/README_70b.md and README_405b.md (NeMo 24.09), nemotron/README_15b.md and README_340b.md (NeMo 24.11), DGX-H100",
-        held_out: true,
-        gap: None,
-    },
-    Source {
-        key: "fms-fsdp",
-        citation: "foundation-model-stack/fms-fsdp README.md throughput table; PyTorch blog 'Maximizing training throughput using PyTorch FSDP' (IBM, 2024), 128 A100",
-        held_out: true,
-        gap: None,
-    },
-    Source {
-        key: "flash-attention",
-        citation: "Dao-AILab/flash-attention training/README.md, 'Training speed' table (GPT-3 family on 8 A100 80GB SXM4)",
-        held_out: true,
-        gap: None,
-    },
-    Source {
-        key: "mt-nlg",
-        citation: "Smith et al., Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B (2022), section 2.4, as quoted in cli99/llm-analysis examples/megatron-turing-nlg/README.md",
-        held_out: true,
-        gap: None,
-    },
-    Source {
-        key: "zero3-2021",
-        citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Table 2: ZeRO-3 without model parallelism (DeepSpeed of early 2021) on Selene, DGX A100 80GB",
-        held_out: true,
-        gap: Some("the published step is the same at 768 and 1536 GPUs (66.7 s) though compute halves: per-parameter collectives over rings of 768 to 2240 ranks cost about twice NCCL's modelled latency per ring step (about 17 us against 7.5), which no measured source here gives"),
-    },
-];
 
 const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
     Model {
@@ -269,6 +185,11 @@ const fn nvidia(
         // Assumed: distributed optimizer (ZeRO-1) unless the table says FSDP; sequence parallelism under TP; recomputation not published: best of none, selective, full
         ..BASE
     }
+}
+
+/// A row of [`nvidia`]'s tables on another GPU.
+const fn on(gpu: Gpu, row: Row) -> Row {
+    Row { gpu, ..row }
 }
 
 /// torchtitan's FSDP2 rows on 64 A100 80GB (eager: the table predates
@@ -545,6 +466,18 @@ pub const ROWS: &[Row] = &[
     nvidia("Llama 3 8B FSDP, 8 H100", 7, LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 1), V1, DataParallel::FsdpFull, 14_451.0),
     nvidia("Llama 3 70B, 64 H100", 7, LLAMA3_70B, 64, (8192, 128, 1), (4, 8, 1), &[5], DataParallel::Zero1, 1602.0),
     nvidia("Llama 3.1 405B, 1024 H100", 7, LLAMA3_405B, 1024, (8192, 512, 1), (8, 8, 2), &[8], DataParallel::Zero1, 292.0),
+    // Blackwell: the 25.11 tables' FP8 (current scaling) dense rows, and MLPerf's log step times.
+    on(GB300, nvidia("Llama 3 8B, 8 GB300", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 37_556.0)),
+    on(GB300, nvidia("Llama 3 70B FSDP, 64 GB300", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4520.0)),
+    on(GB300, nvidia("Llama 3.1 405B, 256 GB300", 13, LLAMA3_405B, 256, (8192, 1536, 1), (2, 8, 2), &[4], DataParallel::Zero1, 999.0)),
+    on(GB200, nvidia("Llama 3 8B, 8 GB200", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 31_508.0)),
+    on(GB200, nvidia("Llama 3 70B FSDP, 64 GB200", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4312.0)),
+    on(GB200, nvidia("Llama 3.1 405B, 256 GB200", 13, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[4], DataParallel::Zero1, 813.0)),
+    on(B200, nvidia("Llama 3 8B, 8 B200", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 30_624.0)),
+    on(B200, nvidia("Llama 3.1 405B, 128 B200", 13, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 661.0)),
+    // Assumed (MLPerf): tokens per GPU from the log's step time (19.2 s) and global batch; Llama 3.1's vocabulary
+    on(GB200, nvidia("MLPerf Llama 3.1 405B, 256 GB200", 14, LLAMA3_405B, 256, (8192, 448, 1), (4, 8, 2), &[8], DataParallel::Zero1, 747.0)),
+    on(GB200, nvidia("MLPerf Llama 3.1 405B, 512 GB200", 14, LLAMA3_405B, 512, (8192, 896, 1), (4, 8, 2), &[8], DataParallel::Zero1, 728.0)),
     dgxc("GPT-3 175B BF16, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 63_099.0 / 128.0),
     dgxc("GPT-3 175B BF16, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 249_068.0 / 512.0),
     dgxc("GPT-3 175B BF16, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 988_057.0 / 2048.0),
