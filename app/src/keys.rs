@@ -65,6 +65,7 @@ keys!(Precision {
     Precision::Bf16 => "bf16",
     Precision::Fp16 => "fp16",
     Precision::Fp8 => "fp8",
+    Precision::Fp4 => "fp4",
 });
 keys!(Scaling {
     Scaling::Weak => "weak",

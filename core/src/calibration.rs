@@ -40,6 +40,12 @@ pub const GEMM_TAIL_H100: f64 = 2.88e5;
 /// peak: 70.9% (1402.6 of 1979 TFLOP/s) against 80.3% (794.5 of 989) for
 /// the best measured matmuls (MAMF tables).
 pub const FP8_GEMM_RATIO: f64 = 0.883;
+/// fp4 (NVFP4) GEMMs' efficiency on Blackwell as a share of fp8's, each
+/// against its own peak: no fp4 GEMM table is published, so it is fitted
+/// (with the three constants above, `scalescope validate`) on
+/// Megatron-Bridge's NVFP4 runs on GB200 and GB300 NVL72; MLPerf's NVFP4
+/// runs of Llama 3.1 405B are predicted with it, never fitted on.
+pub const FP4_GEMM_SHARE: f64 = 0.61;
 /// Large-GEMM ceiling of A100 SXM's bf16 matmuls: 264.5 to 271.2 of 312
 /// TFLOP/s measured (MAMF tables); also V100's.
 pub const GEMM_CEILING_A100: f64 = 0.88;
@@ -55,6 +61,7 @@ pub const GEMM_SHAPE_H100: crate::hardware::GemmShape = crate::hardware::GemmSha
     k0: GEMM_EPILOGUE_H100,
     a0: GEMM_TAIL_H100,
     fp8_ratio: FP8_GEMM_RATIO,
+    fp4_share: FP4_GEMM_SHARE,
 };
 /// The same on A100 SXM, carried over to V100.
 pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmShape {
@@ -62,6 +69,7 @@ pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmSha
     k0: GEMM_EPILOGUE_A100,
     a0: GEMM_TAIL_A100,
     fp8_ratio: 1.0,
+    fp4_share: 1.0,
 };
 /// FlashAttention-2 forward and backward on H100: about 35% of peak (the
 /// FlashAttention-3 paper's measurement of FlashAttention-2 on H100).
@@ -245,6 +253,11 @@ pub const TABLE: &[Constant] = &[
         GEMM_CEILING_H100,
         "-",
         "best achievable H100 SXM bf16 matmuls, 790-798 TFLOP/s (stas00/ml-engineering MAMF tables)"
+    ),
+    row!(
+        FP4_GEMM_SHARE,
+        "-",
+        "fitted on Megatron-Bridge's NVFP4 runs on GB200 and GB300 NVL72 (scalescope validate); MLPerf's NVFP4 runs predicted with it"
     ),
     row!(
         GEMM_EPILOGUE_H100,

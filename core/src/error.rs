@@ -145,6 +145,8 @@ pub enum Error {
     PrecisionUnsupported {
         /// The GPU's name.
         gpu: &'static str,
+        /// The precision asked for (`fp8`, `fp4`).
+        precision: &'static str,
     },
 }
 
@@ -221,8 +223,8 @@ impl fmt::Display for Error {
             Self::NoLayoutFits => f.write_str(
                 "no parallel layout fits in GPU memory: add nodes, shorten the context or pick a smaller model",
             ),
-            Self::PrecisionUnsupported { gpu } => {
-                write!(f, "{gpu} has no fp8 tensor cores: use bf16 or fp16")
+            Self::PrecisionUnsupported { gpu, precision } => {
+                write!(f, "{gpu} has no {precision} tensor cores: use bf16 or fp16")
             }
         }
     }

@@ -22,6 +22,8 @@ pub struct Gpu {
     pub peak_bf16: FlopRate,
     /// Peak dense tensor-core FLOP/s in fp8; zero where fp8 is unsupported.
     pub peak_fp8: FlopRate,
+    /// Peak dense tensor-core FLOP/s in fp4 (NVFP4); zero before Blackwell.
+    pub peak_fp4: FlopRate,
     /// HBM capacity.
     pub hbm: Bytes,
     /// HBM bandwidth.
@@ -78,6 +80,8 @@ pub struct GemmShape {
     pub a0: f64,
     /// fp8 GEMMs' ceiling over bf16's, each as a fraction of its own peak.
     pub fp8_ratio: f64,
+    /// fp4 GEMMs' efficiency as a share of fp8's (Blackwell).
+    pub fp4_share: f64,
 }
 
 impl GemmShape {
@@ -103,6 +107,7 @@ pub const V100: Gpu = Gpu {
     extrapolated: false,
     peak_bf16: FlopRate::tflops(125.0),
     peak_fp8: FlopRate(0.0),
+    peak_fp4: FlopRate(0.0),
     hbm: Bytes::gib(32.0),
     hbm_bandwidth: Bandwidth::gb_s(900.0),
     nvlink: Bandwidth::gb_s(300.0),
@@ -126,6 +131,7 @@ pub const A100_40GB: Gpu = Gpu {
     extrapolated: false,
     peak_bf16: FlopRate::tflops(312.0),
     peak_fp8: FlopRate(0.0),
+    peak_fp4: FlopRate(0.0),
     hbm: Bytes::gib(40.0),
     hbm_bandwidth: Bandwidth::gb_s(1555.0),
     nvlink: Bandwidth::gb_s(600.0),
@@ -158,6 +164,7 @@ pub const H100: Gpu = Gpu {
     extrapolated: false,
     peak_bf16: FlopRate::tflops(990.0),
     peak_fp8: FlopRate::tflops(1979.0),
+    peak_fp4: FlopRate(0.0),
     hbm: Bytes::gib(80.0),
     hbm_bandwidth: Bandwidth::gb_s(3350.0),
     nvlink: Bandwidth::gb_s(900.0),
@@ -185,12 +192,15 @@ pub const H200: Gpu = Gpu {
 };
 
 /// B200 in a DGX B200 (extrapolated: efficiencies carried over from H100).
+/// Dense rates: half the HGX B200 table's figures with sparsity; fp4 as
+/// the DGX B200's 72 PFLOPS dense over 8 GPUs.
 pub const B200: Gpu = Gpu {
     id: "b200-180gb",
     name: "B200 180GB (extrapolated)",
     extrapolated: true,
     peak_bf16: FlopRate::tflops(2250.0),
     peak_fp8: FlopRate::tflops(4500.0),
+    peak_fp4: FlopRate::tflops(9000.0),
     hbm: Bytes::gib(180.0),
     hbm_bandwidth: Bandwidth::gb_s(8000.0),
     nvlink: Bandwidth::gb_s(1800.0),
@@ -210,7 +220,7 @@ pub const B200: Gpu = Gpu {
 /// GB200 in a GB200 NVL72 rack: 18 compute trays of 4 GPUs (each GPU
 /// with its own ConnectX-7 400 Gb/s NIC) joined by one NVLink 5 switch
 /// fabric of 72 GPUs. Dense rates are half NVIDIA's rack figures with
-/// sparsity (BF16 360 PFLOPS, FP8 720 PFLOPS over 72 GPUs); HBM as
+/// sparsity (BF16 360, FP8 720, FP4 1,440 PFLOPS over 72 GPUs); HBM as
 /// NVIDIA's MLPerf system description gives it (189,471 MiB, "186 GB") at
 /// 8 TB/s (576 TB/s per rack), NVLink 5 at 1.8 TB/s per GPU; 1200 W is
 /// the GB200 configuration's GPU power as third parties report it.
@@ -219,6 +229,7 @@ pub const GB200: Gpu = Gpu {
     name: "GB200 NVL72 (extrapolated)",
     peak_bf16: FlopRate::tflops(2500.0),
     peak_fp8: FlopRate::tflops(5000.0),
+    peak_fp4: FlopRate::tflops(10_000.0),
     hbm: Bytes::gib(189_471.0 / 1024.0),
     network_per_node: Bandwidth::gb_s(4.0 * 50.0),
     gpus_per_node: 4,
@@ -231,11 +242,12 @@ pub const GB200: Gpu = Gpu {
 /// and NVLink fabric with 288 GB of HBM3e per GPU (284,208 MiB usable in
 /// NVIDIA's MLPerf system description), a ConnectX-8 800 Gb/s
 /// NIC per GPU, 160 SMs and 1400 W (third-party reports of NVIDIA's
-/// figures). Its BF16 and FP8 tensor rates are the GB200's; the gain
-/// NVIDIA quotes is in FP4 (15 PFLOPS dense), which the model does not run.
+/// figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
+/// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog).
 pub const GB300: Gpu = Gpu {
     id: "gb300-nvl72",
     name: "GB300 NVL72 (extrapolated)",
+    peak_fp4: FlopRate::tflops(15_000.0),
     hbm: Bytes::gib(284_208.0 / 1024.0),
     network_per_node: Bandwidth::gb_s(4.0 * 100.0),
     tdp: Watts(1400.0),

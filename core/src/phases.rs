@@ -96,6 +96,7 @@ impl Shape {
             sp_div: if p.sp { tp } else { 1.0 },
             peak_mm: match cfg.precision {
                 Precision::Fp8 => gpu.peak_fp8.0,
+                Precision::Fp4 => gpu.peak_fp4.0,
                 Precision::Bf16 | Precision::Fp16 => gpu.peak_bf16.0,
             },
             hbm: gpu.hbm_bandwidth * cal::HBM_EFFICIENCY,
@@ -126,7 +127,14 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // the rate its shape reaches: QKV, the output projection, the MLP's
     // up (and gate) projection and its down projection. Backward's two
     // GEMMs per weight have the same dimensions, permuted.
-    let fp8 = cfg.precision == Precision::Fp8;
+    // fp4 GEMMs weigh their epilogue as fp8's and reach a fitted share of
+    // fp8's efficiency (no published fp4 GEMM table measures them).
+    let fp8 = matches!(cfg.precision, Precision::Fp8 | Precision::Fp4);
+    let fp4 = if cfg.precision == Precision::Fp4 {
+        gpu.gemm_shape.fp4_share
+    } else {
+        1.0
+    };
     let shape = &gpu.gemm_shape;
     let kv = model.kv_dim();
     let ffn = f64::from(model.ffn);
@@ -135,7 +143,8 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         Mlp::Gelu => 1.0,
     };
     let gemm_time = |n: f64, k: f64| {
-        2.0 * tokens * n * k / (s.peak_mm * gpu.gemm_efficiency * shape.factor(tokens, n, k, fp8))
+        2.0 * tokens * n * k
+            / (s.peak_mm * gpu.gemm_efficiency * fp4 * shape.factor(tokens, n, k, fp8))
     };
     let gemms = gemm_time((h + 2.0 * kv) / tp, h)
         + gemm_time(h, h / tp)

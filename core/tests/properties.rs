@@ -24,7 +24,12 @@ const DP: [DataParallel; 5] = [
 ];
 const RECOMPUTE: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
 const SCHEDULE: [Schedule; 3] = [Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved];
-const PRECISION: [Precision; 3] = [Precision::Bf16, Precision::Fp16, Precision::Fp8];
+const PRECISION: [Precision; 4] = [
+    Precision::Bf16,
+    Precision::Fp16,
+    Precision::Fp8,
+    Precision::Fp4,
+];
 
 prop_compose! {
     fn any_config()(

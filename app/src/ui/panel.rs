@@ -323,6 +323,7 @@ fn layout(page: Page) -> impl IntoView {
         ("bf16", "bf16 (fp16 on V100)"),
         ("fp16", "fp16"),
         ("fp8", "fp8 (H100 and later)"),
+        ("fp4", "fp4 (NVFP4, Blackwell)"),
     ]);
     let schedule = options(&[
         ("1f1b", "1F1B"),

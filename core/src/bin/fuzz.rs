@@ -183,7 +183,12 @@ fn scenario(r: &mut Rng) -> Scenario {
             virtual_stages: r.count(3),
         },
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
-        precision: r.pick(&[Precision::Bf16, Precision::Fp16, Precision::Fp8]),
+        precision: r.pick(&[
+            Precision::Bf16,
+            Precision::Fp16,
+            Precision::Fp8,
+            Precision::Fp4,
+        ]),
         stack: r.pick(&STACKS),
         calibration: calibration(r),
     }

@@ -202,13 +202,14 @@ fn validate() {
         let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);
         let own = Errors::of(&all, |c| c.run.source == SOURCES[source].citation);
         outln!(
-            "  {key:24} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3}){}",
+            "  {key:25} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3}, fp4 {:.2}){}",
             own.runs,
             own.mean * 100.0,
             loso.mean * 100.0,
             f.gemm_a100,
             f.gemm_h100,
             f.overlap_share,
+            f.fp4_share,
             if SOURCES[source].held_out {
                 "  held out"
             } else {
@@ -218,8 +219,8 @@ fn validate() {
     }
     let f = validation::fit();
     outln!(
-        "\nFitted on the runs of every source not held out: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
-        f.gemm_a100, f.gemm_h100, f.overlap_share
+        "\nFitted on the runs of every source not held out: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}, FP4_GEMM_SHARE {:.3}",
+        f.gemm_a100, f.gemm_h100, f.overlap_share, f.fp4_share
     );
     outln!(
         "{held} of {} published runs within {:.0}%, from {} sources",

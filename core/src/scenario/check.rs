@@ -112,6 +112,11 @@ impl Config {
                 field: "gpu.peak_fp8",
             });
         }
+        if !(g.peak_fp4.0 >= 0.0 && g.peak_fp4.0.is_finite()) {
+            return Err(Error::NotPositive {
+                field: "gpu.peak_fp4",
+            });
+        }
         positive(m.layers, "model.layers", limits::DIM)?;
         positive(m.hidden, "model.hidden", limits::DIM)?;
         positive(m.heads, "model.heads", limits::DIM)?;
@@ -132,8 +137,16 @@ impl Config {
         }
         positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
         positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
-        if self.precision == Precision::Fp8 && c.gpu.peak_fp8.0 <= 0.0 {
-            return Err(Error::PrecisionUnsupported { gpu: c.gpu.name });
+        let peak = match self.precision {
+            Precision::Fp8 => c.gpu.peak_fp8.0,
+            Precision::Fp4 => c.gpu.peak_fp4.0,
+            Precision::Bf16 | Precision::Fp16 => 1.0,
+        };
+        if peak <= 0.0 {
+            return Err(Error::PrecisionUnsupported {
+                gpu: c.gpu.name,
+                precision: self.precision.key(),
+            });
         }
         Ok(())
     }

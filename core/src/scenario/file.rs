@@ -101,6 +101,9 @@ pub enum Precision {
     Fp16,
     /// fp8 matmuls (Transformer Engine); attention and the rest stay bf16.
     Fp8,
+    /// fp4 matmuls (NVFP4, Blackwell): the linear layers' GEMMs in fp4;
+    /// attention and the rest stay bf16, so a step is not twice fp8's.
+    Fp4,
 }
 
 impl Precision {
@@ -111,6 +114,7 @@ impl Precision {
             Self::Bf16 => "bf16",
             Self::Fp16 => "fp16",
             Self::Fp8 => "fp8",
+            Self::Fp4 => "fp4",
         }
     }
 }

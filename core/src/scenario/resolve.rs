@@ -33,8 +33,10 @@ impl Scenario {
         if let Some(v) = hw.peak_tflops {
             let v = positive_f(v, "hardware.peak_tflops")?;
             let fp8_ratio = gpu.peak_fp8.0 / gpu.peak_bf16.0;
+            let fp4_ratio = gpu.peak_fp4.0 / gpu.peak_bf16.0;
             gpu.peak_bf16 = FlopRate::tflops(v);
             gpu.peak_fp8 = FlopRate::tflops(v * fp8_ratio);
+            gpu.peak_fp4 = FlopRate::tflops(v * fp4_ratio);
         }
         if let Some(v) = hw.hbm_gib {
             gpu.hbm = Bytes::gib(positive_f(v, "hardware.hbm_gib")?);

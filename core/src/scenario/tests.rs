@@ -249,7 +249,12 @@ fn each_choices_key_is_its_spelling_in_the_file() {
     for r in [Recompute::None, Recompute::Selective, Recompute::Full] {
         assert_eq!(r.key(), spelled(r));
     }
-    for p in [Precision::Bf16, Precision::Fp16, Precision::Fp8] {
+    for p in [
+        Precision::Bf16,
+        Precision::Fp16,
+        Precision::Fp8,
+        Precision::Fp4,
+    ] {
         assert_eq!(p.key(), spelled(p));
     }
 }

@@ -192,6 +192,14 @@ const fn on(gpu: Gpu, row: Row) -> Row {
     Row { gpu, ..row }
 }
 
+/// A row in NVFP4.
+const fn fp4(row: Row) -> Row {
+    Row {
+        precision: Precision::Fp4,
+        ..row
+    }
+}
+
 /// torchtitan's FSDP2 rows on 64 A100 80GB (eager: the table predates
 /// `torch.compile` by default), MFU as its `train.py` counts it.
 const fn titan(
@@ -475,9 +483,15 @@ pub const ROWS: &[Row] = &[
     on(GB200, nvidia("Llama 3.1 405B, 256 GB200", 13, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[4], DataParallel::Zero1, 813.0)),
     on(B200, nvidia("Llama 3 8B, 8 B200", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 30_624.0)),
     on(B200, nvidia("Llama 3.1 405B, 128 B200", 13, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 661.0)),
-    // Assumed (MLPerf): tokens per GPU from the log's step time (19.2 s) and global batch; Llama 3.1's vocabulary
+    on(GB300, fp4(nvidia("Llama 3 70B NVFP4, 64 GB300", 15, LLAMA3_70B, 64, (8192, 256, 1), (1, 4, 1), &[5], DataParallel::Zero1, 6798.0))),
+    on(GB200, fp4(nvidia("Llama 3 70B NVFP4, 64 GB200", 15, LLAMA3_70B, 64, (8192, 256, 1), (2, 4, 1), &[5], DataParallel::Zero1, 4458.0))),
+    on(GB300, fp4(nvidia("Llama 3.1 405B NVFP4, 256 GB300", 15, LLAMA3_405B, 256, (8192, 1536, 1), (4, 8, 1), &[4], DataParallel::Zero1, 1333.0))),
+    // Assumed (MLPerf): tokens per GPU from the log's step time and global batch; Llama 3.1's vocabulary
     on(GB200, nvidia("MLPerf Llama 3.1 405B, 256 GB200", 14, LLAMA3_405B, 256, (8192, 448, 1), (4, 8, 2), &[8], DataParallel::Zero1, 747.0)),
     on(GB200, nvidia("MLPerf Llama 3.1 405B, 512 GB200", 14, LLAMA3_405B, 512, (8192, 896, 1), (4, 8, 2), &[8], DataParallel::Zero1, 728.0)),
+    on(GB300, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 512 GB300", 14, LLAMA3_405B, 512, (8192, 1152, 1), (2, 8, 2), V1, DataParallel::Zero1, 1403.0))),
+    on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 2560 GB200", 14, LLAMA3_405B, 2560, (8192, 960, 1), (4, 8, 2), &[8], DataParallel::Zero1, 969.0))),
+    on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 5120 GB200", 14, LLAMA3_405B, 5120, (8192, 1280, 1), (4, 8, 2), &[8], DataParallel::Zero1, 927.0))),
     dgxc("GPT-3 175B BF16, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 63_099.0 / 128.0),
     dgxc("GPT-3 175B BF16, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 249_068.0 / 512.0),
     dgxc("GPT-3 175B BF16, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 988_057.0 / 2048.0),
