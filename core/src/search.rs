@@ -90,6 +90,13 @@ impl SearchSpace {
         }
     }
 
+    /// The first data-parallel flavour allowed (the one a layout with a
+    /// single replica is evaluated with).
+    #[must_use]
+    pub fn first_flavour(&self) -> Option<DataParallel> {
+        self.dp.iter().flatten().next().copied()
+    }
+
     /// The paper's best-layout search: FSDP (no reshard after forward)
     /// with tensor and pipeline groups inside a node (the paper's
     /// model-parallel layouts of 8 or fewer; larger ones span nodes and

@@ -34,7 +34,7 @@ pub(super) fn collectives(c: &Controls) -> Vec<BusBandwidth> {
         .map(|n| {
             let ranks = n.saturating_mul(gpn);
             // Ranks inside one NVLink domain: a host's, or an NVL72 rack's.
-            let g = Group::new(ranks, ranks.min(domain.max(gpn)));
+            let g = Group::new(ranks, ranks.min(domain));
             let bw = |op| {
                 collective::time(op, COLLECTIVE_MESSAGE, g, &links)
                     .bus_bandwidth

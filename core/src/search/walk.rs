@@ -70,12 +70,13 @@ pub(super) fn walk_layouts(
         .collect();
     by_floor.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     for g in by_floor.iter().map(|&(_, _, i)| &groups[i]) {
-        if g.floor > cutoff(&g.probe) {
+        let under = cutoff(&g.probe);
+        if g.floor > under {
             continue;
         }
         let flavours = walk.flavours(g);
-        if flavours.iter().any(|&f| f <= cutoff(&g.probe)) {
-            walk.replicas(g, &flavours, cutoff(&g.probe), visit);
+        if flavours.iter().any(|&f| f <= under) {
+            walk.replicas(g, &flavours, under, visit);
         }
     }
     // Pipelines, best bound first, until the bound loses.
@@ -180,13 +181,7 @@ impl<'a> Walk<'a> {
         let mut probe = *base;
         probe.layout = Layout {
             parallel: Parallel {
-                dp: space
-                    .dp
-                    .iter()
-                    .flatten()
-                    .next()
-                    .copied()
-                    .unwrap_or(DataParallel::Fsdp),
+                dp: space.first_flavour().unwrap_or(DataParallel::Fsdp),
                 tp,
                 pp,
                 cp,
@@ -243,6 +238,7 @@ impl<'a> Walk<'a> {
         let (base, space) = (self.base, self.space);
         let stack = &base.stack;
         let per_replica = base.global_batch / dp;
+        let first = space.first_flavour();
         for mb in micro_batch_choices(per_replica, pp, space) {
             if per_replica % mb != 0 {
                 continue;
@@ -259,25 +255,18 @@ impl<'a> Walk<'a> {
                 {
                     continue;
                 }
-                for (flavour, _) in space.dp.iter().zip(floors).filter_map(|(f, &floor)| {
-                    f.as_ref().filter(|_| floor <= cutoff).zip(Some(floor))
-                }) {
+                let wanted = space.dp.iter().zip(floors);
+                for flavour in wanted
+                    .filter(|(_, &floor)| floor <= cutoff)
+                    .filter_map(|(f, _)| *f)
+                {
                     // Sharding flavours are all the same layout with one replica.
-                    if dp * cp == 1
-                        && *flavour
-                            != space
-                                .dp
-                                .iter()
-                                .flatten()
-                                .next()
-                                .copied()
-                                .unwrap_or(*flavour)
-                    {
+                    if dp * cp == 1 && Some(flavour) != first {
                         continue;
                     }
                     let layout = Layout {
                         parallel: Parallel {
-                            dp: *flavour,
+                            dp: flavour,
                             tp,
                             pp,
                             cp,

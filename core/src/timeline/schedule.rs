@@ -484,14 +484,11 @@ pub(crate) fn critical_path(step: &Step, split: (u32, u32)) -> f64 {
         mb: 0,
         chunk: 0,
     };
-    let fwd_first = span_of(&first, op(false)).0;
+    let (fwd_first, fwd_first_free) = span_of(&first, op(false));
     let (bwd_first, bwd_first_free) = span_of(&first, op(true));
     let (_, fwd_last_free) = span_of(&last, op(false));
     let (bwd_last, bwd_last_free) = span_of(&last, op(true));
-    let (fwd_first_free, send) = (
-        span_of(&first, op(false)).1,
-        phases::pipeline_send(&step.cfg, &step.shape, &step.links).0,
-    );
+    let send = phases::pipeline_send(&step.cfg, &step.shape, &step.links).0;
     let start = before(&first, None);
     // Through the last stage.
     let others = f64::from(pp - 1);
