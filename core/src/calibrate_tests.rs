@@ -52,6 +52,8 @@ fn setting(
         sp: false,
         schedule: Schedule::OneFOneB,
         virtual_stages: 1,
+        ep: 1,
+        etp: 1,
     };
     s.stack = stack;
     s

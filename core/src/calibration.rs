@@ -149,6 +149,19 @@ pub const OPTIMIZER_BYTES_PER_PARAM: f64 = 30.0;
 /// bandwidth (nccl-tests: about 360 of 450 GB/s on DGX H100, 235 of 300 on
 /// DGX A100, where NCCL caps its own model at 235).
 pub const NVLINK_EFFICIENCY: f64 = 0.80;
+/// Passes over the routed token copies (`tokens x top_k x hidden`) that an
+/// MoE layer's forward makes outside its GEMMs: the permutation gathers
+/// (a read and a write) and the inverse scatters and weights them (a read
+/// and a write), counted in Megatron-Core's `moe_utils.permute` and
+/// `unpermute`.
+pub const MOE_PERMUTE_PASSES: f64 = 4.0;
+/// Kernels an MoE layer's forward launches beyond the dense layer's:
+/// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
+/// activation, combine, unpermute (Megatron-Core's `MoELayer.forward`).
+pub const MOE_KERNELS: f64 = 9.0;
+/// Bytes per value of dispatched and combined tokens: bf16 (Megatron-Core's
+/// All-to-All dispatcher sends the hidden states in their compute type).
+pub const MOE_DISPATCH_BYTES: f64 = 2.0;
 /// Fraction of the InfiniBand line rate NCCL achieves across nodes
 /// (nccl-tests: about 370 of 400 GB/s per DGX H100 node).
 pub const NETWORK_EFFICIENCY: f64 = 0.90;
@@ -399,6 +412,21 @@ pub const TABLE: &[Constant] = &[
         NETWORK_EFFICIENCY,
         "-",
         "nccl-tests inter-node bus bandwidth on DGX H100 with 8x400G"
+    ),
+    row!(
+        MOE_PERMUTE_PASSES,
+        "passes",
+        "Megatron-Core moe_utils permute and unpermute: a gather and a weighted scatter of the routed tokens, each a read and a write"
+    ),
+    row!(
+        MOE_KERNELS,
+        "kernels",
+        "counted in Megatron-Core's MoELayer forward: router, top-k, permute, dispatch, two grouped GEMMs, activation, combine, unpermute"
+    ),
+    row!(
+        MOE_DISPATCH_BYTES,
+        "B",
+        "Megatron-Core's All-to-All token dispatcher sends bf16 hidden states"
     ),
     row!(
         NVLS_EFFICIENCY,

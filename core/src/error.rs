@@ -141,6 +141,28 @@ pub enum Error {
     },
     /// No layout of the search space fits in memory.
     NoLayoutFits,
+    /// Expert parallelism asked of a dense model.
+    ExpertsNeedMoe {
+        /// The expert-parallel degree asked for.
+        ep: u32,
+        /// The expert tensor-parallel degree asked for.
+        etp: u32,
+    },
+    /// The expert-parallel degree does not divide the routed experts.
+    EpNotDividingExperts {
+        /// Expert-parallel degree.
+        ep: u32,
+        /// Routed experts per layer.
+        experts: u32,
+    },
+    /// EP x ETP does not divide the GPUs of a pipeline stage (TP x CP x DP),
+    /// over which parallel folding lays the expert groups.
+    ExpertGroupNotDividingStage {
+        /// EP x ETP.
+        expert_group: u32,
+        /// TP x CP x DP.
+        stage: u32,
+    },
     /// The GPU cannot run the chosen precision.
     PrecisionUnsupported {
         /// The GPU's name.
@@ -222,6 +244,18 @@ impl fmt::Display for Error {
             ),
             Self::NoLayoutFits => f.write_str(
                 "no parallel layout fits in GPU memory: add nodes, shorten the context or pick a smaller model",
+            ),
+            Self::ExpertsNeedMoe { ep, etp } => write!(
+                f,
+                "expert parallelism (EP {ep}, ETP {etp}) needs a mixture-of-experts model: set EP and ETP to 1 or pick an MoE model"
+            ),
+            Self::EpNotDividingExperts { ep, experts } => write!(
+                f,
+                "expert parallel {ep} does not divide the {experts} routed experts: pick EP dividing {experts}"
+            ),
+            Self::ExpertGroupNotDividingStage { expert_group, stage } => write!(
+                f,
+                "EP x ETP = {expert_group} does not divide the {stage} GPUs of a pipeline stage (TP x CP x DP): lower EP or ETP, or change the node count"
             ),
             Self::PrecisionUnsupported { gpu, precision } => {
                 write!(f, "{gpu} has no {precision} tensor cores: use bf16 or fp16")

@@ -67,6 +67,9 @@ pub struct Breakdown {
     pub cp: Comm,
     /// Pipeline point-to-point sends.
     pub pp: Comm,
+    /// Expert-parallel All-to-All: MoE tokens dispatched to their
+    /// experts' GPUs and combined back (blocking).
+    pub ep: Comm,
 }
 
 impl Breakdown {
@@ -78,7 +81,7 @@ impl Breakdown {
 
     /// Every communication kind, named.
     #[must_use]
-    pub fn comms(&self) -> [(&'static str, Comm); 6] {
+    pub fn comms(&self) -> [(&'static str, Comm); 7] {
         [
             ("dp_allgather", self.dp_allgather),
             ("dp_reduce_scatter", self.dp_reduce_scatter),
@@ -86,6 +89,7 @@ impl Breakdown {
             ("tp", self.tp),
             ("cp", self.cp),
             ("pp", self.pp),
+            ("ep", self.ep),
         ]
     }
 
@@ -321,6 +325,8 @@ pub(crate) struct Step {
     pub(crate) head_fwd: Seconds,
     pub(crate) tensor: phases::Tensor,
     pub(crate) context: phases::Context,
+    /// The All-to-All of one layer's MoE part.
+    pub(crate) a2a: crate::experts::AllToAll,
     pub(crate) busy_fwd: Seconds,
     pub(crate) busy_bwd: Seconds,
     pub(crate) host_fwd: Seconds,
@@ -342,12 +348,16 @@ impl Step {
         let (layer, head_fwd) = phases::compute(cfg, &shape);
         let tensor = phases::tensor(cfg, &shape, &links);
         let context = phases::context(cfg, &shape, &links, layer.attention, slowdown);
+        let a2a = crate::experts::exchange(cfg, &shape, &links);
         let recompute = cfg.layout.recompute;
-        let gpu_fwd = layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd;
+        let gpu_fwd =
+            layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd + a2a.fwd;
         let gpu_bwd = layer.backward()
             + layer.recompute(recompute, cfg.stack.flash_attention)
             + tensor.bwd
             + tensor.recompute
+            + a2a.bwd
+            + a2a.recompute(recompute)
             + context.bwd.exposed
             + context.stretch_bwd;
         let (ops_fwd, ops_bwd) = phases::kernels(cfg);
@@ -369,6 +379,7 @@ impl Step {
             head_fwd,
             tensor,
             context,
+            a2a,
             busy_fwd,
             busy_bwd,
             host_fwd: busy_fwd - gpu_fwd,
@@ -411,9 +422,18 @@ impl Step {
             DataParallel::Hsdp => f64::from(per_node),
             _ => f64::from(ranks.max(1)),
         };
-        let params = cfg.model.layer_params() / f64::from(p.tp) * ls
+        // Expert parameters are sharded over the expert data-parallel group.
+        let (dense, expert) = cfg.layer_params_local();
+        let expert_shard = if p.dp == DataParallel::Ddp {
+            1.0
+        } else {
+            f64::from(cfg.expert_dp()).min(opt_shard)
+        };
+        let params = dense * ls
             + cfg.model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / f64::from(p.tp);
-        let optimizer = Bytes(params / opt_shard * cal::OPTIMIZER_BYTES_PER_PARAM) / self.shape.hbm;
+        let optimizer = Bytes(
+            (params / opt_shard + expert * ls / expert_shard) * cal::OPTIMIZER_BYTES_PER_PARAM,
+        ) / self.shape.hbm;
         let layer = &self.layer;
         let each = ls * m;
         let tp = self.tensor.fwd + self.tensor.bwd + self.tensor.recompute;
@@ -436,6 +456,11 @@ impl Step {
                     (cp.fwd.exposed + cp.bwd.exposed) * each,
                 ),
                 pp: phases::pipeline(cfg, &self.shape, &self.links, m),
+                ep: {
+                    let a = &self.a2a;
+                    let t = (a.fwd + a.bwd + a.recompute(cfg.layout.recompute)) * each;
+                    Comm::new(t, t)
+                },
             },
             layers,
             per_mb,

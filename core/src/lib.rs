@@ -27,6 +27,7 @@ pub mod calibration;
 pub mod collective;
 pub mod error;
 pub mod evaluate;
+mod experts;
 pub mod findings;
 pub mod fit;
 pub mod hardware;

@@ -75,26 +75,26 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let tp = f64::from(p.tp);
     let dp_ranks = f64::from(cfg.dp().saturating_mul(p.cp).max(1));
     let gpn = cfg.cluster.domain();
-    let layer_params = model.layer_params() / tp;
+    let (dense, expert) = cfg.layer_params_local();
+    let layer_params = dense + expert;
     let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let params = layer_params * layers_stage + root;
+    // What a sharded state holds: the dense part over the DP x CP ranks,
+    // the routed experts over the expert data-parallel group.
+    let edp = f64::from(cfg.expert_dp());
+    let sharded = (dense * layers_stage + root) / dp_ranks + expert * layers_stage / edp;
 
     let node_shard = f64::from((gpn / p.tp).max(1)).min(dp_ranks);
     let (weights, grads, optimizer, buffers) = match p.dp {
         DataParallel::Ddp => (2.0 * params, 4.0 * params, 12.0 * params, 2.0 * 25e6 * 4.0),
-        DataParallel::Zero1 => (
-            2.0 * params,
-            4.0 * params,
-            12.0 * params / dp_ranks,
-            2.0 * 25e6 * 4.0,
-        ),
+        DataParallel::Zero1 => (2.0 * params, 4.0 * params, 12.0 * sharded, 2.0 * 25e6 * 4.0),
         // Parameters stay gathered from forward until backward is done;
         // where the stack syncs once per step, the unsharded gradients of
         // several micro-batches accumulate until the last backward
         // reduce-scatters them.
         DataParallel::Fsdp => (
             2.0 * params,
-            4.0 * params / dp_ranks
+            4.0 * sharded
                 + if cfg.micro_batches() > 1
                     && cfg.stack.fsdp_sync == crate::stack::FsdpSync::OncePerStep
                 {
@@ -102,7 +102,7 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
                 } else {
                     0.0
                 },
-            12.0 * params / dp_ranks,
+            12.0 * sharded,
             4.0 * 2.0 * layer_params,
         ),
         // Fully sharded: the fp32 shard is both the parameter and the
@@ -111,9 +111,9 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // A stack that gathers each module's parameters holds one module's
         // (and the next one's, prefetched), not the layer's.
         DataParallel::FsdpFull => (
-            4.0 * params / dp_ranks,
-            4.0 * params / dp_ranks,
-            8.0 * params / dp_ranks,
+            4.0 * sharded,
+            4.0 * sharded,
+            8.0 * sharded,
             (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
         ),
         DataParallel::Hsdp => (
@@ -146,6 +146,10 @@ struct Widths {
     sp: f64,
     /// Tensor-parallel degree.
     tp: f64,
+    /// Routed token copies of an MoE layer, per token before TP's split
+    /// (the mean over the layers): the permuted input, kept before and
+    /// after dispatch, `2 × top_k × load × hidden`.
+    routed: f64,
 }
 
 impl Widths {
@@ -156,7 +160,17 @@ impl Widths {
         Self {
             h: f64::from(model.hidden),
             kv: model.kv_dim(),
-            ffn: f64::from(model.ffn),
+            // An MoE layer saves its experts' MLP tensors for every routed
+            // copy of a token (and the shared experts' for each token).
+            ffn: f64::from(model.ffn) * (1.0 - model.moe_share())
+                + model.moe.map_or(0.0, |e| {
+                    model.moe_share()
+                        * f64::from(e.expert_ffn)
+                        * (f64::from(e.top_k) * e.load() + f64::from(e.shared))
+                }),
+            routed: model.moe.map_or(0.0, |e| {
+                model.moe_share() * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
+            }),
             ffn_tensors: match model.mlp {
                 Mlp::Swiglu => 3.0,
                 Mlp::Gelu => 2.0,
@@ -171,7 +185,7 @@ impl Widths {
     /// unless sequence parallel) and the TP-sharded projections.
     fn every_activation(&self) -> f64 {
         4.0 * self.h / self.sp
-            + (2.0 * self.h + 2.0 * self.kv + self.ffn_tensors * self.ffn) / self.tp
+            + (2.0 * self.h + 2.0 * self.kv + self.ffn_tensors * self.ffn + self.routed) / self.tp
     }
 }
 
@@ -183,7 +197,7 @@ fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
     let saved = match cfg.layout.recompute {
         Recompute::None => w.every_activation(),
         Recompute::Selective => {
-            2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn) / tp
+            2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn + w.routed) / tp
         }
         Recompute::Full => h / sp,
     };

@@ -37,6 +37,75 @@ pub struct Model {
     pub vocab: u32,
     /// MLP kind.
     pub mlp: Mlp,
+    /// Width of one attention head where it is not `hidden / heads`
+    /// (Qwen3, GPT-OSS: 128 and 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u32>,
+    /// Multi-head latent attention's low-rank projections (DeepSeek-V3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latent: Option<Latent>,
+    /// Mixture-of-experts MLP layers; dense without.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moe: Option<Moe>,
+}
+
+/// Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values
+/// pass through low-rank latents, and each head's query and key carry a
+/// rotary part beside `head_dim`. Costed by its projections' total size:
+/// the four down- and up-projections run as one GEMM of their parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Latent {
+    /// Query latent rank (1536 in DeepSeek-V3).
+    pub q_rank: u32,
+    /// Key/value latent rank (512).
+    pub kv_rank: u32,
+    /// Rotary width per head of queries and keys (64).
+    pub rope: u32,
+}
+
+/// A mixture-of-experts MLP: each token goes to `top_k` of `experts`
+/// routed experts (and through the `shared` experts), each an MLP of
+/// `expert_ffn`; the first `first_dense` layers keep the dense MLP of
+/// `ffn`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Moe {
+    /// Routed experts per MoE layer.
+    pub experts: u32,
+    /// Routed experts per token.
+    pub top_k: u32,
+    /// Inner width of one expert's MLP.
+    pub expert_ffn: u32,
+    /// Shared experts every token passes through (width `expert_ffn`).
+    #[serde(default)]
+    pub shared: u32,
+    /// Leading layers with the dense MLP (3 in DeepSeek-V3).
+    #[serde(default)]
+    pub first_dense: u32,
+    /// Capacity factor: each expert takes at most this multiple of its
+    /// even share of tokens, padded to it, the rest dropped. `None` is
+    /// dropless routing, where the most-loaded expert sets the pace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<f64>,
+    /// Load imbalance of dropless routing: the most-loaded expert's tokens
+    /// over the mean. 1.0 by default, as the published benchmarks force
+    /// balanced routing; a trained router runs at 1.1 to 1.5.
+    #[serde(default = "one_f64")]
+    pub imbalance: f64,
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+impl Moe {
+    /// Tokens an expert computes over its even share: the capacity factor
+    /// (padded), or the imbalance (dropless).
+    #[must_use]
+    pub fn load(&self) -> f64 {
+        self.capacity.unwrap_or(self.imbalance).max(1.0)
+    }
 }
 
 /// A named preset.
@@ -67,7 +136,26 @@ pub(crate) const fn llama(
         ffn,
         vocab,
         mlp: Mlp::Swiglu,
+        head_dim: None,
+        latent: None,
+        moe: None,
     }
+}
+
+/// A mixture-of-experts Llama-style decoder: `(experts, top_k,
+/// expert_ffn, shared, first_dense)`, dropless and balanced.
+const fn moe(mut m: Model, head_dim: u32, e: (u32, u32, u32, u32, u32)) -> Model {
+    m.head_dim = Some(head_dim);
+    m.moe = Some(Moe {
+        experts: e.0,
+        top_k: e.1,
+        expert_ffn: e.2,
+        shared: e.3,
+        first_dense: e.4,
+        capacity: None,
+        imbalance: 1.0,
+    });
+    m
 }
 
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
@@ -119,6 +207,86 @@ pub const PRESETS: &[Preset] = &[
             ffn: 49152,
             vocab: 50257,
             mlp: Mlp::Gelu,
+            head_dim: None,
+            latent: None,
+            moe: None,
+        },
+    },
+    // Mixture-of-experts presets, each from its Hugging Face config.json.
+    // mistralai/Mixtral-8x7B-v0.1: 32 layers, hidden 4096, 32 heads, 8 KV,
+    // 8 experts of 14336, top-2, vocab 32000.
+    Preset {
+        id: "mixtral-8x7b",
+        name: "Mixtral 8x7B",
+        model: moe(
+            llama(32, 4096, 32, 8, 14336, 32000),
+            128,
+            (8, 2, 14336, 0, 0),
+        ),
+    },
+    // mistralai/Mixtral-8x22B-v0.1: 56 layers, hidden 6144, 48 heads, 8 KV,
+    // 8 experts of 16384, top-2, vocab 32768.
+    Preset {
+        id: "mixtral-8x22b",
+        name: "Mixtral 8x22B",
+        model: moe(
+            llama(56, 6144, 48, 8, 16384, 32768),
+            128,
+            (8, 2, 16384, 0, 0),
+        ),
+    },
+    // Qwen/Qwen3-30B-A3B: 48 layers, hidden 2048, 32 heads of 128, 4 KV,
+    // 128 experts of 768, top-8, vocab 151936.
+    Preset {
+        id: "qwen3-30b-a3b",
+        name: "Qwen3 30B-A3B",
+        model: moe(
+            llama(48, 2048, 32, 4, 6144, 151_936),
+            128,
+            (128, 8, 768, 0, 0),
+        ),
+    },
+    // Qwen/Qwen3-235B-A22B: 94 layers, hidden 4096, 64 heads of 128, 4 KV,
+    // 128 experts of 1536, top-8, vocab 151936.
+    Preset {
+        id: "qwen3-235b-a22b",
+        name: "Qwen3 235B-A22B",
+        model: moe(
+            llama(94, 4096, 64, 4, 12288, 151_936),
+            128,
+            (128, 8, 1536, 0, 0),
+        ),
+    },
+    // openai/gpt-oss-120b: 36 layers, hidden 2880, 64 heads of 64, 8 KV,
+    // 128 experts of 2880, top-4, vocab 201088. Its alternate layers'
+    // 128-token sliding window is taken as full attention.
+    Preset {
+        id: "gpt-oss-120b",
+        name: "GPT-OSS 120B",
+        model: moe(
+            llama(36, 2880, 64, 8, 2880, 201_088),
+            64,
+            (128, 4, 2880, 0, 0),
+        ),
+    },
+    // deepseek-ai/DeepSeek-V3: 61 layers, hidden 7168, 128 heads; MLA with
+    // q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128;
+    // the first 3 layers dense (18432), then 256 routed experts of 2048,
+    // top-8, one shared; vocab 129280. Multi-token prediction is left out.
+    Preset {
+        id: "deepseek-v3",
+        name: "DeepSeek-V3 671B",
+        model: Model {
+            latent: Some(Latent {
+                q_rank: 1536,
+                kv_rank: 512,
+                rope: 64,
+            }),
+            ..moe(
+                llama(61, 7168, 128, 128, 18432, 129_280),
+                128,
+                (256, 8, 2048, 1, 3),
+            )
         },
     },
 ];
@@ -139,7 +307,16 @@ impl Model {
     /// Width of one attention head.
     #[must_use]
     pub fn head_dim(&self) -> f64 {
-        f64::from(self.hidden) / f64::from(self.heads.max(1))
+        match self.head_dim {
+            Some(d) => f64::from(d),
+            None => f64::from(self.hidden) / f64::from(self.heads.max(1)),
+        }
+    }
+
+    /// Width of the queries (and the attention's output): `heads * head_dim`.
+    #[must_use]
+    pub fn q_dim(&self) -> f64 {
+        f64::from(self.heads) * self.head_dim()
     }
 
     /// Width of the key (or value) projection: `kv_heads * head_dim`.
@@ -148,21 +325,108 @@ impl Model {
         f64::from(self.kv_heads) * self.head_dim()
     }
 
+    /// Width attention's score and value products work over per token:
+    /// the queries', or under latent attention the mean of the query-key
+    /// width (with its rotary part) and the value width.
+    #[must_use]
+    pub fn attention_dim(&self) -> f64 {
+        match self.latent {
+            Some(l) => f64::from(self.heads) * (self.head_dim() + f64::from(l.rope) / 2.0),
+            None => self.q_dim(),
+        }
+    }
+
     /// Matmul parameters of the attention block of one layer.
     #[must_use]
     pub fn attention_params(&self) -> f64 {
         let h = f64::from(self.hidden);
-        2.0 * h * h + 2.0 * h * self.kv_dim()
+        let q = self.q_dim();
+        match self.latent {
+            Some(l) => {
+                let (qr, kvr, rope) =
+                    (f64::from(l.q_rank), f64::from(l.kv_rank), f64::from(l.rope));
+                let heads = f64::from(self.heads);
+                h * qr
+                    + qr * heads * (self.head_dim() + rope)
+                    + h * (kvr + rope)
+                    + kvr * 2.0 * q
+                    + q * h
+            }
+            None => 2.0 * h * q + 2.0 * h * self.kv_dim(),
+        }
     }
 
-    /// Matmul parameters of the MLP block of one layer.
-    #[must_use]
-    pub fn mlp_params(&self) -> f64 {
-        let mats = match self.mlp {
+    /// Weight matrices of an MLP of this kind.
+    fn mlp_mats(&self) -> f64 {
+        match self.mlp {
             Mlp::Swiglu => 3.0,
             Mlp::Gelu => 2.0,
-        };
-        mats * f64::from(self.hidden) * f64::from(self.ffn)
+        }
+    }
+
+    /// Layers with a mixture-of-experts MLP (none in a dense model).
+    #[must_use]
+    pub fn moe_layers(&self) -> u32 {
+        self.moe
+            .map_or(0, |e| self.layers.saturating_sub(e.first_dense))
+    }
+
+    /// Share of the layers with a mixture-of-experts MLP. Layers are costed
+    /// as their mean, so the dense ones are spread over the stages.
+    #[must_use]
+    pub fn moe_share(&self) -> f64 {
+        f64::from(self.moe_layers()) / f64::from(self.layers.max(1))
+    }
+
+    /// Matmul parameters of one MoE layer's MLP: `(routed, shared and
+    /// router)`. Zero for a dense model.
+    #[must_use]
+    pub fn moe_mlp_params(&self) -> (f64, f64) {
+        self.moe.map_or((0.0, 0.0), |e| {
+            let h = f64::from(self.hidden);
+            let one = self.mlp_mats() * h * f64::from(e.expert_ffn);
+            (
+                f64::from(e.experts) * one,
+                f64::from(e.shared) * one + h * f64::from(e.experts),
+            )
+        })
+    }
+
+    /// Matmul parameters of the dense MLP.
+    fn dense_mlp_params(&self) -> f64 {
+        self.mlp_mats() * f64::from(self.hidden) * f64::from(self.ffn)
+    }
+
+    /// Matmul parameters of the MLP block of one layer, the mean over the
+    /// layers: dense and MoE layers by their shares, every expert counted.
+    #[must_use]
+    pub fn mlp_params(&self) -> f64 {
+        let f = self.moe_share();
+        let (routed, rest) = self.moe_mlp_params();
+        (1.0 - f) * self.dense_mlp_params() + f * (routed + rest)
+    }
+
+    /// Routed experts' parameters of one layer, the mean over the layers:
+    /// what expert parallelism divides.
+    #[must_use]
+    pub fn expert_params(&self) -> f64 {
+        self.moe_share() * self.moe_mlp_params().0
+    }
+
+    /// MLP parameters one token passes through in one layer, the mean over
+    /// the layers: in an MoE layer its `top_k` routed experts and the
+    /// shared ones, without the router (the convention of NVIDIA's
+    /// Megatron-Bridge tables, so MoE MFU compares with theirs).
+    #[must_use]
+    pub fn active_mlp_params(&self) -> f64 {
+        let f = self.moe_share();
+        let active = self.moe.map_or(0.0, |e| {
+            self.mlp_mats()
+                * f64::from(self.hidden)
+                * f64::from(e.expert_ffn)
+                * f64::from(e.top_k + e.shared)
+        });
+        (1.0 - f) * self.dense_mlp_params() + f * active
     }
 
     /// All parameters of one layer (matmuls and the two norms).
@@ -190,11 +454,18 @@ impl Model {
             + f64::from(self.hidden)
     }
 
-    /// Matmul parameters every token passes through: the layers' and the
-    /// output head's.
+    /// Parameters one token passes through: every parameter but the routed
+    /// experts it is not sent to.
+    #[must_use]
+    pub fn active_params(&self) -> f64 {
+        self.params() - f64::from(self.layers) * (self.mlp_params() - self.active_mlp_params())
+    }
+
+    /// Matmul parameters every token passes through: the layers' (in an
+    /// MoE layer, the experts it is routed to) and the output head's.
     #[must_use]
     pub fn matmul_params(&self) -> f64 {
-        f64::from(self.layers) * (self.attention_params() + self.mlp_params())
+        f64::from(self.layers) * (self.attention_params() + self.active_mlp_params())
             + self.embedding_params()
     }
 
@@ -221,7 +492,7 @@ impl Model {
     #[must_use]
     pub fn executed_flops_per_token(&self, seq: u32, recompute: crate::scenario::Recompute) -> f64 {
         let attention = self.attention_flops_unit(seq);
-        let layers = f64::from(self.layers) * (self.attention_params() + self.mlp_params());
+        let layers = f64::from(self.layers) * (self.attention_params() + self.active_mlp_params());
         let redo = match recompute {
             crate::scenario::Recompute::Full => 2.0 * layers + 2.0 * attention,
             _ => 0.0,
@@ -229,9 +500,10 @@ impl Model {
         6.0 * self.matmul_params() + 7.0 * attention + redo
     }
 
-    /// `L h s`: the unit of attention FLOPs per token.
+    /// `L d s`: the unit of attention FLOPs per token, `d` the width
+    /// attention works over ([`Self::attention_dim`], `h` in most models).
     fn attention_flops_unit(&self, seq: u32) -> f64 {
-        f64::from(self.layers) * f64::from(self.hidden) * f64::from(seq)
+        f64::from(self.layers) * self.attention_dim() * f64::from(seq)
     }
 }
 
@@ -254,6 +526,45 @@ mod tests {
         for (id, billions) in cases {
             let p = preset(id).unwrap().params() / 1e9;
             assert!((p - billions).abs() / billions < 0.02, "{id}: {p}");
+        }
+    }
+
+    #[test]
+    fn moe_presets_have_their_published_total_and_active_sizes() {
+        // (id, total, active) in billions, from each model's card; active
+        // counts both embedding tables, as Mistral's and Qwen's cards do
+        // (OpenAI's 5.13B for GPT-OSS leaves out its 0.58B input table).
+        let cases = [
+            ("mixtral-8x7b", 46.7, 12.9),
+            ("mixtral-8x22b", 141.0, 39.0),
+            ("qwen3-30b-a3b", 30.5, 3.3),
+            ("qwen3-235b-a22b", 235.0, 22.0),
+            ("gpt-oss-120b", 116.8, 5.13 + 0.58),
+            ("deepseek-v3", 671.0, 37.0),
+        ];
+        for (id, total, active) in cases {
+            let m = preset(id).unwrap();
+            let p = m.params() / 1e9;
+            let a = m.active_params() / 1e9;
+            assert!((p - total).abs() / total < 0.03, "{id}: {p}");
+            assert!((a - active).abs() / active < 0.06, "{id}: {a}");
+        }
+    }
+
+    #[test]
+    fn moe_flops_per_token_follow_megatron_bridge_tables() {
+        // Model TFLOP/s over tokens/s per GPU in NVIDIA's Megatron-Bridge
+        // 26.06 table (seq 4096): DeepSeek-V3 1648/6338, Qwen3-30B-A3B
+        // 1041/45275, Qwen3-235B-A22B 1337/9033, GPT-OSS-120B 1081/33166.
+        let cases = [
+            ("deepseek-v3", 260.0),
+            ("qwen3-30b-a3b", 23.0),
+            ("qwen3-235b-a22b", 148.0),
+            ("gpt-oss-120b", 32.6),
+        ];
+        for (id, gflops) in cases {
+            let f = preset(id).unwrap().flops_per_token(4096) / 1e9;
+            assert!((f - gflops).abs() / gflops < 0.1, "{id}: {f} GFLOP/token");
         }
     }
 

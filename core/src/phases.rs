@@ -142,15 +142,25 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         Mlp::Swiglu => 2.0,
         Mlp::Gelu => 1.0,
     };
-    let gemm_time = |n: f64, k: f64| {
-        2.0 * tokens * n * k
-            / (s.peak_mm * gpu.gemm_efficiency * fp4 * shape.factor(tokens, n, k, fp8))
+    let gemm = |m: f64, n: f64, k: f64| {
+        2.0 * m * n * k / (s.peak_mm * gpu.gemm_efficiency * fp4 * shape.factor(m, n, k, fp8))
     };
-    let gemms = gemm_time((h + 2.0 * kv) / tp, h)
-        + gemm_time(h, h / tp)
-        + gemm_time(up * ffn / tp, h)
-        + gemm_time(h, ffn / tp);
-    let attn_flops = 2.0 * tokens * s.seq * h / tp;
+    let gemm_time = |n: f64, k: f64| gemm(tokens, n, k);
+    // A model of MoE layers keeps the dense MLP on its other layers only;
+    // the experts' share is costed in `experts`. Queries and the attention
+    // output are `q_dim` wide (`h` in most models); latent attention runs
+    // its projections as one GEMM of their size.
+    let dense = 1.0 - model.moe_share();
+    let qkv = match model.latent {
+        Some(_) => (model.attention_params() - model.q_dim() * h) / h,
+        None => model.q_dim() + 2.0 * kv,
+    };
+    let moe = crate::experts::compute(cfg, s, &gemm);
+    let gemms = gemm_time(qkv / tp, h)
+        + gemm_time(h, model.q_dim() / tp)
+        + (gemm_time(up * ffn / tp, h) + gemm_time(h, ffn / tp)) * dense
+        + moe.gemm.0;
+    let attn_flops = 2.0 * tokens * s.seq * model.attention_dim() / tp;
     // Norms and residual adds on the hidden state (split by sequence
     // parallelism), rotary on the local queries and keys, the MLP
     // activation on the local FFN width; ring attention merges each step's
@@ -160,9 +170,11 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         Mlp::Gelu => cal::GELU_PASSES,
     };
     let ew_elements = (2.0 * stack.norm_passes + cal::RESIDUAL_PASSES) * tokens * h / s.sp_div
-        + stack.rotary_passes * tokens * (h + model.kv_dim()) / tp
+        + stack.rotary_passes * tokens * (model.q_dim() + model.kv_dim()) / tp
         + 3.0 * (cp - 1.0) * tokens * h / tp
-        + activation_passes * tokens * f64::from(model.ffn) / tp;
+        + activation_passes * tokens * f64::from(model.ffn) / tp * dense
+        + activation_passes * moe.activation
+        + moe.moved;
     // Without FlashAttention the score matrix is computed in full (the mask
     // applies afterwards) by two batched GEMMs, and element-wise kernels
     // pass over it.
@@ -179,7 +191,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         attention,
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
             + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
-                * (stack.elementwise_kernels + 2.0 * (cp - 1.0)),
+                * (stack.elementwise_kernels + 2.0 * (cp - 1.0) + moe.kernels),
     };
     let vocab = f64::from(model.vocab);
     let head_fwd =
@@ -274,8 +286,14 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let stack = &cfg.stack;
     let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
     let cp_kernels = cal::CP_KERNELS_PER_STEP * (f64::from(p.cp) - 1.0);
-    let fwd = stack.elementwise_kernels + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels;
-    let bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER)
+    let moe = if cfg.model.moe.is_some() {
+        cal::MOE_KERNELS * cfg.model.moe_share()
+    } else {
+        0.0
+    };
+    let fwd =
+        stack.elementwise_kernels + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels + moe;
+    let bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER + moe)
         + 1.0
         + tp_kernels
         + 2.0 * cp_kernels
@@ -445,7 +463,18 @@ pub(crate) fn data_parallel(
     let model = &cfg.model;
     let tp = f64::from(p.tp);
     let zero = Seconds(0.0);
-    let layer_params = model.layer_params() / tp;
+    // Routed experts' gradients reduce over the expert data-parallel group,
+    // weighted by its share of the traffic the shard group's collective
+    // would carry (none when each expert lives on one GPU).
+    let (dense, expert) = cfg.layer_params_local();
+    let sent = |n: f64| (n - 1.0).max(0.0) / n.max(1.0);
+    let all = sent(f64::from(ranks));
+    let layer_params = dense
+        + if all > 0.0 {
+            expert * sent(f64::from(cfg.expert_dp())) / all
+        } else {
+            0.0
+        };
     let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
     let stage_params = layer_params * layers + root_params;
     let reduce = cfg.stack.reduce_bytes;

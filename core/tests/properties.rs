@@ -67,6 +67,8 @@ prop_compose! {
                     sp,
                     schedule: SCHEDULE[sched],
                     virtual_stages: v,
+                    ep: 1,
+                    etp: 1,
                 },
                 micro_batch: mb,
                 recompute: RECOMPUTE[rc],
@@ -172,7 +174,7 @@ proptest! {
                 seq_len: 4096,
                 global_batch: nodes * 8 * mb,
                 layout: Layout {
-                    parallel: Parallel { dp: DP[dp], tp: 1, pp: 1, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1 },
+                    parallel: Parallel { dp: DP[dp], tp: 1, pp: 1, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1 },
                     micro_batch: mb,
                     recompute: Recompute::None,
                 },
@@ -210,7 +212,7 @@ proptest! {
             seq_len: 4096,
             global_batch: 8 * pp,
             layout: Layout {
-                parallel: Parallel { dp: DataParallel::Zero1, tp: 8, pp, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1 },
+                parallel: Parallel { dp: DataParallel::Zero1, tp: 8, pp, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1 },
                 micro_batch: 1,
                 recompute: Recompute::Full,
             },

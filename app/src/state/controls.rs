@@ -175,6 +175,9 @@ impl Default for Controls {
                 ffn: 5504,
                 vocab: 32_000,
                 mlp: Mlp::Swiglu,
+                head_dim: None,
+                latent: None,
+                moe: None,
             },
             seq_len: 4096,
             tp: 1,
@@ -283,6 +286,8 @@ impl Controls {
                 } else {
                     1
                 },
+                ep: 1,
+                etp: 1,
             },
             recompute: self.recompute,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {

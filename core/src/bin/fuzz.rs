@@ -16,7 +16,7 @@
 use scalescope_core::calibrate::{self, Calibration, Measured, Metric, CONSTANTS};
 use scalescope_core::evaluate::{evaluate, Report};
 use scalescope_core::hardware::GPUS;
-use scalescope_core::model::{Mlp, Model, PRESETS};
+use scalescope_core::model::{Latent, Mlp, Model, Moe, PRESETS};
 use scalescope_core::scenario::{
     DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
 };
@@ -52,6 +52,10 @@ impl Rng {
             2 => u32::try_from(self.next() >> 32).unwrap_or(0),
             _ => 1 << self.below(u64::from(max_pow) + 1),
         }
+    }
+    /// A number in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
     /// A what-if value: plausible, or zero, negative, tiny, huge or not a number.
     fn what_if(&mut self) -> f64 {
@@ -89,6 +93,9 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
         ffn: 4096,
         vocab: 32000,
         mlp: Mlp::Gelu,
+        head_dim: None,
+        latent: None,
+        moe: None,
     });
     s.hardware.gpus_per_node = Some(16);
     s.hardware.nodes = (pp / 16).max(1) << r.below(3);
@@ -129,6 +136,37 @@ fn scenario(r: &mut Rng) -> Scenario {
             ffn: r.count(16),
             vocab: r.count(18),
             mlp: r.pick(&[Mlp::Swiglu, Mlp::Gelu]),
+            head_dim: if r.chance(20) { Some(r.count(8)) } else { None },
+            latent: if r.chance(10) {
+                Some(Latent {
+                    q_rank: r.count(11),
+                    kv_rank: r.count(10),
+                    rope: r.count(7),
+                })
+            } else {
+                None
+            },
+            moe: if r.chance(30) {
+                Some(Moe {
+                    experts: r.count(9),
+                    top_k: r.count(4),
+                    expert_ffn: r.count(13),
+                    shared: u32::try_from(r.below(3)).unwrap_or(0),
+                    first_dense: u32::try_from(r.below(4)).unwrap_or(0),
+                    capacity: if r.chance(30) {
+                        Some(r.unit() * 3.0)
+                    } else {
+                        None
+                    },
+                    imbalance: if r.chance(90) {
+                        1.0 + r.unit()
+                    } else {
+                        r.unit() * 100.0 - 10.0
+                    },
+                })
+            } else {
+                None
+            },
         })
     };
     let (tp, cp) = (r.count(4), r.count(2));
@@ -181,6 +219,8 @@ fn scenario(r: &mut Rng) -> Scenario {
             sp: r.chance(50),
             schedule: r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
             virtual_stages: r.count(3),
+            ep: r.count(8),
+            etp: if r.chance(80) { 1 } else { r.count(3) },
         },
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
         precision: r.pick(&[

@@ -275,6 +275,8 @@ impl Row<'_> {
                 sp,
                 schedule: self.choice("schedule", crate::scenario::Schedule::OneFOneB)?,
                 virtual_stages: self.count("virtual_stages", Some(1))?,
+                ep: 1,
+                etp: 1,
             },
             recompute: self.choice("recompute", crate::scenario::Recompute::None)?,
             precision: self.choice("precision", crate::scenario::Precision::Bf16)?,

@@ -200,6 +200,8 @@ pub fn base(gpu: Gpu, nodes: u32, model: &str, global_batch: u32, micro_batch: u
                 sp: false,
                 schedule: Schedule::OneFOneB,
                 virtual_stages: 1,
+                ep: 1,
+                etp: 1,
             },
             micro_batch,
             recompute: Recompute::None,

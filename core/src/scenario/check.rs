@@ -123,7 +123,9 @@ impl Config {
         positive(m.kv_heads, "model.kv_heads", m.heads)?;
         positive(m.ffn, "model.ffn", limits::DIM)?;
         positive(m.vocab, "model.vocab", limits::DIM * 4)?;
-        if m.hidden % m.heads != 0 {
+        if let Some(d) = m.head_dim {
+            positive(d, "model.head_dim", limits::DIM)?;
+        } else if m.hidden % m.heads != 0 {
             return Err(Error::HeadsNotDividingHidden {
                 heads: m.heads,
                 hidden: m.hidden,
@@ -134,6 +136,43 @@ impl Config {
                 kv_heads: m.kv_heads,
                 heads: m.heads,
             });
+        }
+        if let Some(l) = m.latent {
+            positive(l.q_rank, "model.latent.q_rank", limits::DIM)?;
+            positive(l.kv_rank, "model.latent.kv_rank", limits::DIM)?;
+            positive(l.rope, "model.latent.rope", limits::DIM)?;
+        }
+        if let Some(e) = m.moe {
+            positive(e.experts, "model.moe.experts", limits::EXPERTS)?;
+            positive(e.top_k, "model.moe.top_k", e.experts)?;
+            positive(e.expert_ffn, "model.moe.expert_ffn", limits::DIM)?;
+            if e.shared > limits::EXPERTS {
+                return Err(Error::TooLarge {
+                    field: "model.moe.shared",
+                    max: f64::from(limits::EXPERTS),
+                });
+            }
+            if e.first_dense >= m.layers {
+                return Err(Error::TooLarge {
+                    field: "model.moe.first_dense",
+                    max: f64::from(m.layers - 1),
+                });
+            }
+            let load = |v: f64, field| {
+                if v.is_finite() && (1.0..=limits::EXPERT_LOAD).contains(&v) {
+                    Ok(())
+                } else {
+                    Err(Error::OutOfRange {
+                        field,
+                        min: 1.0,
+                        max: limits::EXPERT_LOAD,
+                    })
+                }
+            };
+            load(e.imbalance, "model.moe.imbalance")?;
+            if let Some(c) = e.capacity {
+                load(c, "model.moe.capacity")?;
+            }
         }
         positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
         positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
@@ -211,6 +250,30 @@ impl Config {
             });
         }
         let dp = self.dp();
+        positive(p.ep, "parallel.ep", limits::DEGREE)?;
+        positive(p.etp, "parallel.etp", limits::DEGREE)?;
+        if p.ep > 1 || p.etp > 1 {
+            let Some(e) = m.moe else {
+                return Err(Error::ExpertsNeedMoe {
+                    ep: p.ep,
+                    etp: p.etp,
+                });
+            };
+            if e.experts % p.ep != 0 {
+                return Err(Error::EpNotDividingExperts {
+                    ep: p.ep,
+                    experts: e.experts,
+                });
+            }
+            let group = u64::from(p.ep) * u64::from(p.etp);
+            let stage = u64::from(gpus) / u64::from(p.pp.max(1));
+            if group > stage || stage % group != 0 {
+                return Err(Error::ExpertGroupNotDividingStage {
+                    expert_group: u32::try_from(group).unwrap_or(u32::MAX),
+                    stage: u32::try_from(stage).unwrap_or(u32::MAX),
+                });
+            }
+        }
         let unit = u64::from(dp) * u64::from(self.layout.micro_batch);
         if u64::from(self.global_batch) % unit != 0 {
             return Err(Error::BatchNotDivisible {

@@ -71,7 +71,9 @@ impl Config {
             return (each, each);
         }
         let h = f64::from(m.hidden);
-        let layer = m.attention_params() + m.mlp_params() + 7.0 / 6.0 * f64::from(self.seq_len) * h;
+        let layer = m.attention_params()
+            + m.active_mlp_params()
+            + 7.0 / 6.0 * f64::from(self.seq_len) * m.attention_dim();
         let head = h * f64::from(m.vocab) / layer.max(1.0);
         crate::evaluate::split_layers(m.layers, self.layout.parallel.pp, head)
     }
@@ -82,6 +84,30 @@ impl Config {
         let p = &self.layout.parallel;
         let mp = u64::from(p.tp) * u64::from(p.pp) * u64::from(p.cp);
         u32::try_from(u64::from(self.cluster.gpus()) / mp.max(1)).unwrap_or(0)
+    }
+
+    /// Expert data-parallel replicas: the GPUs of a pipeline stage over the
+    /// expert group, `TP x CP x DP / (EP x ETP)`.
+    #[must_use]
+    pub fn expert_dp(&self) -> u32 {
+        let p = &self.layout.parallel;
+        let group = u64::from(p.pp) * u64::from(p.ep) * u64::from(p.etp);
+        u32::try_from(u64::from(self.cluster.gpus()) / group.max(1))
+            .unwrap_or(0)
+            .max(1)
+    }
+
+    /// One layer's parameters on one GPU (the mean over the layers): the
+    /// dense part split over TP, and the routed experts split over EP x ETP.
+    #[must_use]
+    pub fn layer_params_local(&self) -> (f64, f64) {
+        let m = &self.model;
+        let p = &self.layout.parallel;
+        let experts = m.expert_params();
+        (
+            (m.layer_params() - experts) / f64::from(p.tp.max(1)),
+            experts / (f64::from(p.ep.max(1)) * f64::from(p.etp.max(1))),
+        )
     }
 
     /// Micro-batches per step on each replica.

@@ -143,6 +143,21 @@ pub struct Parallel {
     /// Model chunks per GPU for the interleaved schedule (1 otherwise).
     #[serde(default = "one")]
     pub virtual_stages: u32,
+    /// Expert-parallel degree: the routed experts of an MoE layer split
+    /// over this many GPUs, folded over the same GPUs as TP x CP x DP
+    /// (Megatron-Core's parallel folding), so it is not capped by DP.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub ep: u32,
+    /// Expert tensor-parallel degree: each expert's MLP split this many
+    /// ways; the expert data-parallel group is what is left of the stage's
+    /// GPUs, `TP x CP x DP / (EP x ETP)`.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub etp: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 fn one() -> u32 {
@@ -303,6 +318,8 @@ impl Scenario {
                 sp: false,
                 schedule: Schedule::OneFOneB,
                 virtual_stages: 1,
+                ep: 1,
+                etp: 1,
             },
             recompute: Recompute::None,
             precision: Precision::Bf16,

@@ -35,6 +35,10 @@ pub mod limits {
     pub const DEGREE: u32 = 1 << 16;
     /// Any model dimension.
     pub const DIM: u32 = 1 << 20;
+    /// Routed (or shared) experts of an MoE layer.
+    pub const EXPERTS: u32 = 1 << 14;
+    /// Largest capacity factor or load imbalance of an MoE layer.
+    pub const EXPERT_LOAD: f64 = 64.0;
     /// Bandwidths, FLOP rates and capacities in their scenario units.
     pub const HARDWARE_VALUE: f64 = 1e7;
     /// Smallest accepted bandwidth, FLOP rate or capacity, in scenario

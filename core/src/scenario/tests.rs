@@ -275,6 +275,9 @@ fn gelu_model(
         ffn,
         vocab,
         mlp: crate::model::Mlp::Gelu,
+        head_dim: None,
+        latent: None,
+        moe: None,
     })
 }
 

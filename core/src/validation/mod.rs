@@ -192,6 +192,8 @@ impl Row {
                     sp: self.sp,
                     schedule: Schedule::OneFOneB,
                     virtual_stages: 1,
+                    ep: 1,
+                    etp: 1,
                 },
                 micro_batch: self.micro_batch,
                 recompute: self.tuned.recompute[0],

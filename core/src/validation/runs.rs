@@ -18,6 +18,9 @@ const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
         ffn: 4 * hidden,
         vocab,
         mlp: Mlp::Gelu,
+        head_dim: None,
+        latent: None,
+        moe: None,
     }
 }
 
@@ -269,6 +272,9 @@ const fn nemotron(layers: u32, hidden: u32, heads: u32, ffn: u32) -> Model {
         ffn,
         vocab: 256_000,
         mlp: Mlp::Gelu,
+        head_dim: None,
+        latent: None,
+        moe: None,
     }
 }
 

@@ -32,6 +32,9 @@ pub(super) fn bench() {
             ffn: 4096,
             vocab: 32000,
             mlp: scalescope_core::model::Mlp::Gelu,
+            head_dim: None,
+            latent: None,
+            moe: None,
         };
         cfg.cluster.gpus_per_node = 16;
         let p = &mut cfg.layout.parallel;

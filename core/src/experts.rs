@@ -1,0 +1,183 @@
+//! Mixture-of-experts layers: the routed experts' grouped GEMMs, the
+//! shared experts and the router, the token permutation around them, and
+//! the All-to-All that dispatches tokens to their experts' GPUs and
+//! combines them back.
+//!
+//! Layers are costed as their mean (a model's dense leading layers are
+//! spread over the stages), so every cost here is one MoE layer's times
+//! the model's MoE share ([`crate::model::Model::moe_share`]).
+//!
+//! Under expert parallelism (EP) each GPU holds `experts / EP` routed
+//! experts, each split `ETP` ways. A GPU brings its `tokens / TP` tokens
+//! (Megatron-Core runs MoE with sequence parallelism, so the TP ranks hold
+//! a slice each) and receives, on average, as many routed tokens as it
+//! sent: `tokens / TP × top_k`, times the load of the most-loaded expert
+//! ([`crate::model::Moe::load`]).
+
+use crate::calibration as cal;
+use crate::collective::Links;
+use crate::model::{Mlp, Moe};
+use crate::phases::Shape;
+use crate::scenario::Config;
+use crate::units::{Bytes, Seconds};
+
+/// What one layer's MoE part adds to its compute, the mean over the
+/// layers: GEMM time (routed experts, shared experts, router), elements
+/// the element-wise kernels pass over, and kernels launched.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ExpertCompute {
+    /// Forward GEMM seconds.
+    pub gemm: Seconds,
+    /// Elements the MLP activation passes over in the forward.
+    pub activation: f64,
+    /// Elements the permutation and its inverse move in the forward.
+    pub moved: f64,
+    /// Kernels the forward launches.
+    pub kernels: f64,
+}
+
+/// Tokens of one micro-batch a GPU brings to an MoE layer.
+fn tokens_in(cfg: &Config, s: &Shape) -> f64 {
+    s.tokens / f64::from(cfg.layout.parallel.tp.max(1))
+}
+
+/// The MoE part of one layer's forward, given the GEMM rate function
+/// `gemm(m, n, k)` of the phase that calls it. Zero for a dense model.
+pub(crate) fn compute(
+    cfg: &Config,
+    s: &Shape,
+    gemm: &dyn Fn(f64, f64, f64) -> f64,
+) -> ExpertCompute {
+    let Some(e) = cfg.model.moe else {
+        return ExpertCompute::default();
+    };
+    let p = cfg.layout.parallel;
+    let share = cfg.model.moe_share();
+    let (ep, etp, tp) = (f64::from(p.ep), f64::from(p.etp), f64::from(p.tp));
+    let h = f64::from(cfg.model.hidden);
+    let ffn = f64::from(e.expert_ffn);
+    let up = match cfg.model.mlp {
+        Mlp::Swiglu => 2.0,
+        Mlp::Gelu => 1.0,
+    };
+    let tokens = tokens_in(cfg, s);
+    // Each local expert's GEMM sees the tokens routed to it from the EP
+    // group (gathered over ETP): `tokens × ETP × top_k × EP / experts`,
+    // times the load; its rate follows that shape, so small experts with
+    // few tokens each run far from peak (DeepGEMM's grouped tables).
+    let local = f64::from(e.experts) / ep;
+    let routed = tokens * etp * f64::from(e.top_k) * e.load();
+    let m = routed / local.max(1.0);
+    let experts = local * (gemm(m, up * ffn / etp, h) + gemm(m, h, ffn / etp));
+    // Shared experts run as one dense MLP of `shared × expert_ffn` split
+    // over TP; the router is a `hidden × experts` GEMM.
+    let shared_ffn = f64::from(e.shared) * ffn;
+    let shared = if e.shared > 0 {
+        gemm(s.tokens, up * shared_ffn / tp, h) + gemm(s.tokens, h, shared_ffn / tp)
+    } else {
+        0.0
+    };
+    let router = gemm(tokens, f64::from(e.experts), h);
+    let activation = routed * ffn / etp + tokens * shared_ffn;
+    let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
+    ExpertCompute {
+        gemm: Seconds((experts + shared + router) * share),
+        activation: activation * share,
+        moved: permute * share,
+        kernels: cal::MOE_KERNELS * share,
+    }
+}
+
+/// The All-to-All of one layer and micro-batch, the mean over the layers:
+/// dispatch and combine in the forward, their gradients in the backward.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AllToAll {
+    /// Forward: dispatch and combine.
+    pub fwd: Seconds,
+    /// Backward: the same two, reversed.
+    pub bwd: Seconds,
+}
+
+impl AllToAll {
+    /// The forward's again, under full recomputation.
+    pub(crate) fn recompute(&self, r: crate::scenario::Recompute) -> Seconds {
+        if r == crate::scenario::Recompute::Full {
+            self.fwd
+        } else {
+            Seconds(0.0)
+        }
+    }
+}
+
+/// One All-to-All of `bytes` per GPU over an expert-parallel group of
+/// `ep` ranks, `inside` of them in this GPU's NVLink domain: the share
+/// for ranks inside crosses NVLink while the rest crosses the network, at
+/// once, each at NCCL's bus rate on its link (DeepEP measures 153-158 of
+/// H800's 200 GB/s per direction inside a node, 0.78, and NCCL's
+/// maintainers put All-to-All across nodes at one NIC's 46-49 GB/s of
+/// 50, 0.9: the links' efficiencies), after one collective's start-up and
+/// one step's latency.
+pub(crate) fn all_to_all(bytes: Bytes, ep: u32, inside: u32, links: &Links) -> Seconds {
+    if ep <= 1 {
+        return Seconds(0.0);
+    }
+    let ep_f = f64::from(ep);
+    let inside = f64::from(inside.clamp(1, ep));
+    let nvlink = bytes * ((inside - 1.0) / ep_f) / links.nvlink;
+    let network = bytes * ((ep_f - inside) / ep_f) / links.network;
+    let step = if inside < ep_f {
+        links.network_step
+    } else {
+        links.nvlink_step
+    };
+    nvlink.max(network) + links.base_latency + step
+}
+
+/// Ranks of an EP group inside one NVLink domain: expert groups are laid
+/// over the domain first, `ETP` GPUs to an EP rank.
+pub(crate) fn ep_inside_domain(cfg: &Config) -> u32 {
+    let p = cfg.layout.parallel;
+    (cfg.cluster.domain() / p.etp.max(1)).clamp(1, p.ep.max(1))
+}
+
+/// The dispatch and combine of one layer and micro-batch: each GPU sends
+/// its routed token copies (`tokens / TP × top_k × load` of `hidden`
+/// values, in bf16) to the experts' GPUs, and receives them back.
+pub(crate) fn exchange(cfg: &Config, s: &Shape, links: &Links) -> AllToAll {
+    let Some(e): Option<Moe> = cfg.model.moe else {
+        return AllToAll::default();
+    };
+    let p = cfg.layout.parallel;
+    let bytes = Bytes(
+        tokens_in(cfg, s)
+            * f64::from(e.top_k)
+            * e.load()
+            * f64::from(cfg.model.hidden)
+            * cal::MOE_DISPATCH_BYTES,
+    );
+    let one = all_to_all(bytes, p.ep, ep_inside_domain(cfg), links) * cfg.model.moe_share();
+    AllToAll {
+        fwd: one * 2.0,
+        bwd: one * 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings;
+    use crate::hardware::H100;
+
+    #[test]
+    fn all_to_all_inside_a_node_runs_at_nvlink_and_across_at_the_nic() {
+        let cfg = findings::base(H100, 8, "llama2-7b", 512, 1);
+        let links = cfg.cluster.links();
+        let bytes = Bytes(64e6);
+        let inside = all_to_all(bytes, 8, 8, &links);
+        let across = all_to_all(bytes, 64, 8, &links);
+        // 7/8 of 64 MB at H100's 360 GB/s bus rate, 56/64 at 45 GB/s.
+        assert!((inside.0 * 1e3 - 0.156).abs() < 0.02, "{inside:?}");
+        assert!((across.0 * 1e3 - 1.244).abs() < 0.05, "{across:?}");
+        assert_eq!(all_to_all(bytes, 1, 1, &links), Seconds(0.0));
+    }
+}
