@@ -159,6 +159,13 @@ pub const MOE_PERMUTE_PASSES: f64 = 4.0;
 /// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
 /// activation, combine, unpermute (Megatron-Core's `MoELayer.forward`).
 pub const MOE_KERNELS: f64 = 9.0;
+/// A grouped GEMM's cost per expert, in tokens of its work: the rate of an
+/// expert's GEMM of `m` tokens is the dense shape's over `1 + this / m`.
+/// Fitted (least squares on the ratios) on DeepGEMM's six grouped fp8
+/// GEMMs on H800 (first README: 256 to 8192 tokens per expert, N x K of
+/// 4096 x 7168 and 7168 x 2048); each shape left out is predicted within
+/// 12% by the fit on the other (44 and 67 tokens).
+pub const GROUPED_GEMM_SETUP_TOKENS: f64 = 56.0;
 /// Bytes per value of dispatched and combined tokens: bf16 (Megatron-Core's
 /// All-to-All dispatcher sends the hidden states in their compute type).
 pub const MOE_DISPATCH_BYTES: f64 = 2.0;
@@ -422,6 +429,11 @@ pub const TABLE: &[Constant] = &[
         MOE_KERNELS,
         "kernels",
         "counted in Megatron-Core's MoELayer forward: router, top-k, permute, dispatch, two grouped GEMMs, activation, combine, unpermute"
+    ),
+    row!(
+        GROUPED_GEMM_SETUP_TOKENS,
+        "tokens",
+        "fitted on DeepGEMM's grouped fp8 GEMMs on H800 (256 to 8192 tokens per expert, two shapes; each shape left out within 12%)"
     ),
     row!(
         MOE_DISPATCH_BYTES,

@@ -68,7 +68,10 @@ pub(crate) fn compute(
     let local = f64::from(e.experts) / ep;
     let routed = tokens * etp * f64::from(e.top_k) * e.load();
     let m = routed / local.max(1.0);
-    let experts = local * (gemm(m, up * ffn / etp, h) + gemm(m, h, ffn / etp));
+    // A grouped GEMM also pays a per-expert cost (its tiles scheduled and
+    // its last tile of rows part-filled) of a fixed number of tokens' work.
+    let grouped = 1.0 + cal::GROUPED_GEMM_SETUP_TOKENS / m.max(1.0);
+    let experts = local * (gemm(m, up * ffn / etp, h) + gemm(m, h, ffn / etp)) * grouped;
     // Shared experts run as one dense MLP of `shared × expert_ffn` split
     // over TP; the router is a `hidden × experts` GEMM.
     let shared_ffn = f64::from(e.shared) * ffn;
@@ -78,13 +81,41 @@ pub(crate) fn compute(
         0.0
     };
     let router = gemm(tokens, f64::from(e.experts), h);
+    // Transformer Engine's grouped linear runs one cuBLAS GEMM per local
+    // expert (on several streams; Megatron-Core's GB200 notes measure
+    // "multi-stream + cuBLAS"), so each pays a GEMM's launch and tail.
+    let tails = cal::KERNEL_OVERHEAD_US * 1e-6 * 2.0 * local;
     let activation = routed * ffn / etp + tokens * shared_ffn;
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
     ExpertCompute {
-        gemm: Seconds((experts + shared + router) * share),
+        gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
         moved: permute * share,
-        kernels: cal::MOE_KERNELS * share,
+        kernels: (cal::MOE_KERNELS + quantize_kernels(cfg, local)) * share,
+    }
+}
+
+/// Kernels one MoE layer's forward launches: the fixed ones, two GEMMs per
+/// local expert, and under fp8 a quantisation of each GEMM's input. The
+/// host launches every one, so many small experts per GPU make a layer
+/// bound by its launches.
+pub(crate) fn kernels(cfg: &Config) -> f64 {
+    let Some(e) = cfg.model.moe else {
+        return 0.0;
+    };
+    let local = f64::from(e.experts) / f64::from(cfg.layout.parallel.ep.max(1));
+    (cal::MOE_KERNELS + 2.0 * local + quantize_kernels(cfg, local)) * cfg.model.moe_share()
+}
+
+/// Quantisation kernels of the local experts' GEMM inputs under fp8 or fp4.
+fn quantize_kernels(cfg: &Config, local: f64) -> f64 {
+    if matches!(
+        cfg.precision,
+        crate::scenario::Precision::Fp8 | crate::scenario::Precision::Fp4
+    ) {
+        2.0 * local
+    } else {
+        0.0
     }
 }
 
@@ -179,5 +210,68 @@ mod tests {
         assert!((inside.0 * 1e3 - 0.156).abs() < 0.02, "{inside:?}");
         assert!((across.0 * 1e3 - 1.244).abs() < 0.05, "{across:?}");
         assert_eq!(all_to_all(bytes, 1, 1, &links), Seconds(0.0));
+    }
+
+    /// DeepGEMM's grouped fp8 GEMMs on H800 (its first README): at N 4096
+    /// and K 7168, 1297 TFLOP/s at 8192 tokens per expert, 1233 at 1024,
+    /// 1040 at 512 and 932 at 256; at N 7168 and K 2048, 1099, 925, 916 and
+    /// 815. The expert GEMMs' rate (the dense shape factor and the grouped
+    /// per-expert cost, fitted on these six) falls with tokens per expert
+    /// within 12% of every ratio.
+    #[test]
+    fn expert_gemms_slow_with_few_tokens_per_expert_as_deepgemm_measures() {
+        let shape = &H100.gemm_shape;
+        let rate = |m: f64, n: f64, k: f64| {
+            shape.factor(m, n, k, true) / (1.0 + cal::GROUPED_GEMM_SETUP_TOKENS / m)
+        };
+        let table = [
+            (
+                (4096.0, 7168.0),
+                1297.0,
+                [(1024.0, 1233.0), (512.0, 1040.0), (256.0, 932.0)],
+            ),
+            (
+                (7168.0, 2048.0),
+                1099.0,
+                [(1024.0, 925.0), (512.0, 916.0), (256.0, 815.0)],
+            ),
+        ];
+        for ((n, k), full, rows) in table {
+            for (m, tflops) in rows {
+                let model = rate(m, n, k) / rate(8192.0, n, k);
+                let measured = tflops / full;
+                assert!(
+                    (model - measured).abs() / measured < 0.12,
+                    "{m} tokens, N {n}, K {k}: model {model:.3}, measured {measured:.3}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
+        let mut cfg = findings::base(crate::hardware::GB200, 64, "llama2-7b", 4096, 1);
+        cfg.model = crate::model::DEEPSEEK_V3;
+        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+        cfg.precision = crate::scenario::Precision::Fp8;
+        let p = &mut cfg.layout.parallel;
+        (p.tp, p.pp, p.ep) = (1, 4, 64);
+        p.schedule = crate::scenario::Schedule::Interleaved;
+        p.virtual_stages = 4;
+        p.dp = crate::scenario::DataParallel::Zero1;
+        cfg.layout.recompute = crate::scenario::Recompute::Full;
+        let r = crate::evaluate::evaluate(&cfg).unwrap();
+        let ep = r.breakdown.ep;
+        assert!(ep.exposed.0 > 0.0 && ep.total.0 >= ep.exposed.0);
+        assert!(r.fits, "{:?}", r.memory);
+        // Megatron-Bridge 26.02 measures 3955 tokens/s per GPU.
+        assert!(
+            (r.tokens_per_s_per_gpu / 3955.0 - 1.0).abs() < 0.15,
+            "{}",
+            r.tokens_per_s_per_gpu
+        );
+        // Without expert parallelism the experts do not fit.
+        cfg.layout.parallel.ep = 1;
+        assert!(!crate::evaluate::evaluate(&cfg).unwrap().fits);
     }
 }

@@ -25,6 +25,7 @@ extern crate std;
 pub mod calibrate;
 pub mod calibration;
 pub mod collective;
+mod data_parallel;
 pub mod error;
 pub mod evaluate;
 mod experts;

@@ -158,6 +158,65 @@ const fn moe(mut m: Model, head_dim: u32, e: (u32, u32, u32, u32, u32)) -> Model
     m
 }
 
+/// Mixture-of-experts presets, each from its Hugging Face config.json.
+/// mistralai/Mixtral-8x7B-v0.1: 32 layers, hidden 4096, 32 heads, 8 KV,
+/// 8 experts of 14336, top-2, vocab 32000.
+pub const MIXTRAL_8X7B: Model = moe(
+    llama(32, 4096, 32, 8, 14336, 32000),
+    128,
+    (8, 2, 14336, 0, 0),
+);
+
+/// mistralai/Mixtral-8x22B-v0.1: 56 layers, hidden 6144, 48 heads, 8 KV,
+/// 8 experts of 16384, top-2, vocab 32768.
+pub const MIXTRAL_8X22B: Model = moe(
+    llama(56, 6144, 48, 8, 16384, 32768),
+    128,
+    (8, 2, 16384, 0, 0),
+);
+
+/// Qwen/Qwen3-30B-A3B: 48 layers, hidden 2048, 32 heads of 128, 4 KV,
+/// 128 experts of 768, top-8, vocab 151936.
+pub const QWEN3_30B_A3B: Model = moe(
+    llama(48, 2048, 32, 4, 6144, 151_936),
+    128,
+    (128, 8, 768, 0, 0),
+);
+
+/// Qwen/Qwen3-235B-A22B: 94 layers, hidden 4096, 64 heads of 128, 4 KV,
+/// 128 experts of 1536, top-8, vocab 151936.
+pub const QWEN3_235B_A22B: Model = moe(
+    llama(94, 4096, 64, 4, 12288, 151_936),
+    128,
+    (128, 8, 1536, 0, 0),
+);
+
+/// openai/gpt-oss-120b: 36 layers, hidden 2880, 64 heads of 64, 8 KV,
+/// 128 experts of 2880, top-4, vocab 201088. Its alternate layers'
+/// 128-token sliding window is taken as full attention.
+pub const GPT_OSS_120B: Model = moe(
+    llama(36, 2880, 64, 8, 2880, 201_088),
+    64,
+    (128, 4, 2880, 0, 0),
+);
+
+/// deepseek-ai/DeepSeek-V3: 61 layers, hidden 7168, 128 heads; MLA with
+/// q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128;
+/// the first 3 layers dense (18432), then 256 routed experts of 2048,
+/// top-8, one shared; vocab 129280. Multi-token prediction is left out.
+pub const DEEPSEEK_V3: Model = Model {
+    latent: Some(Latent {
+        q_rank: 1536,
+        kv_rank: 512,
+        rope: 64,
+    }),
+    ..moe(
+        llama(61, 7168, 128, 128, 18432, 129_280),
+        128,
+        (256, 8, 2048, 1, 3),
+    )
+};
+
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
 /// is the Llama-2-architecture TinyLlama 1.1B.
 pub const PRESETS: &[Preset] = &[
@@ -212,82 +271,35 @@ pub const PRESETS: &[Preset] = &[
             moe: None,
         },
     },
-    // Mixture-of-experts presets, each from its Hugging Face config.json.
-    // mistralai/Mixtral-8x7B-v0.1: 32 layers, hidden 4096, 32 heads, 8 KV,
-    // 8 experts of 14336, top-2, vocab 32000.
     Preset {
         id: "mixtral-8x7b",
         name: "Mixtral 8x7B",
-        model: moe(
-            llama(32, 4096, 32, 8, 14336, 32000),
-            128,
-            (8, 2, 14336, 0, 0),
-        ),
+        model: MIXTRAL_8X7B,
     },
-    // mistralai/Mixtral-8x22B-v0.1: 56 layers, hidden 6144, 48 heads, 8 KV,
-    // 8 experts of 16384, top-2, vocab 32768.
     Preset {
         id: "mixtral-8x22b",
         name: "Mixtral 8x22B",
-        model: moe(
-            llama(56, 6144, 48, 8, 16384, 32768),
-            128,
-            (8, 2, 16384, 0, 0),
-        ),
+        model: MIXTRAL_8X22B,
     },
-    // Qwen/Qwen3-30B-A3B: 48 layers, hidden 2048, 32 heads of 128, 4 KV,
-    // 128 experts of 768, top-8, vocab 151936.
     Preset {
         id: "qwen3-30b-a3b",
         name: "Qwen3 30B-A3B",
-        model: moe(
-            llama(48, 2048, 32, 4, 6144, 151_936),
-            128,
-            (128, 8, 768, 0, 0),
-        ),
+        model: QWEN3_30B_A3B,
     },
-    // Qwen/Qwen3-235B-A22B: 94 layers, hidden 4096, 64 heads of 128, 4 KV,
-    // 128 experts of 1536, top-8, vocab 151936.
     Preset {
         id: "qwen3-235b-a22b",
         name: "Qwen3 235B-A22B",
-        model: moe(
-            llama(94, 4096, 64, 4, 12288, 151_936),
-            128,
-            (128, 8, 1536, 0, 0),
-        ),
+        model: QWEN3_235B_A22B,
     },
-    // openai/gpt-oss-120b: 36 layers, hidden 2880, 64 heads of 64, 8 KV,
-    // 128 experts of 2880, top-4, vocab 201088. Its alternate layers'
-    // 128-token sliding window is taken as full attention.
     Preset {
         id: "gpt-oss-120b",
         name: "GPT-OSS 120B",
-        model: moe(
-            llama(36, 2880, 64, 8, 2880, 201_088),
-            64,
-            (128, 4, 2880, 0, 0),
-        ),
+        model: GPT_OSS_120B,
     },
-    // deepseek-ai/DeepSeek-V3: 61 layers, hidden 7168, 128 heads; MLA with
-    // q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128;
-    // the first 3 layers dense (18432), then 256 routed experts of 2048,
-    // top-8, one shared; vocab 129280. Multi-token prediction is left out.
     Preset {
         id: "deepseek-v3",
         name: "DeepSeek-V3 671B",
-        model: Model {
-            latent: Some(Latent {
-                q_rank: 1536,
-                kv_rank: 512,
-                rope: 64,
-            }),
-            ..moe(
-                llama(61, 7168, 128, 128, 18432, 129_280),
-                128,
-                (256, 8, 2048, 1, 3),
-            )
-        },
+        model: DEEPSEEK_V3,
     },
 ];
 

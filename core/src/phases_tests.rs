@@ -2,7 +2,7 @@
 use super::*;
 use crate::evaluate::links;
 use crate::pipeline::pipeline_crosses_nodes;
-use crate::scenario::Scenario;
+use crate::scenario::{DataParallel, Scenario};
 use crate::stack;
 
 fn example() -> Config {

@@ -76,7 +76,7 @@ fn a_floor_never_exceeds_a_step_in_its_group_and_flavour() {
             let dp = c.cluster.gpus() / (p.tp * p.pp * p.cp);
             let mut at = cfg;
             at.layout.parallel.pp = p.pp;
-            let g = walk.group((p.tp, p.pp, p.cp), dp, at.pipeline_split());
+            let g = walk.group((p.tp, p.pp, p.cp), (p.ep, p.etp), dp, at.pipeline_split());
             let flavour = space.dp.iter().position(|&f| f == Some(p.dp)).unwrap();
             let floor = walk.flavours(&g)[flavour];
             assert!(

@@ -42,10 +42,17 @@ fn mean_and_median_absolute_error_are_ten_percent_or_less() {
 #[test]
 fn sources_with_a_known_gap_name_it_and_stay_within_their_bound() {
     let all = validation::all();
-    for s in SOURCES.iter().filter(|s| s.gap.is_some()) {
-        assert!(s.gap.is_some_and(|g| g.len() > 40), "{}", s.key);
+    for s in SOURCES.iter() {
+        let Some(gap) = s.gap else { continue };
+        assert!(gap.why.len() > 40, "{}", s.key);
         let e = Errors::of(&all, |c| c.run.source == s.citation);
-        assert!(e.runs > 0 && e.mean <= 0.5, "{}: mean {:.3}", s.key, e.mean);
+        assert!(
+            e.runs > 0 && e.mean <= gap.bound,
+            "{}: mean {:.3} over its bound {}",
+            s.key,
+            e.mean,
+            gap.bound
+        );
     }
 }
 
@@ -92,11 +99,15 @@ fn every_source_is_predicted_by_constants_fitted_without_it() {
     let mut runs = 0;
     for (key, _, e) in &loso {
         assert!(e.runs > 0 && e.mean.is_finite(), "{key}");
+        // Sources with a known gap have their own guard.
+        if SOURCES.iter().any(|s| s.key == *key && s.gap.is_some()) {
+            continue;
+        }
         total += e.mean * e.runs as f64;
         runs += e.runs;
     }
     let mean = total / f64::from(u32::try_from(runs).unwrap());
-    assert!(mean <= 0.15, "leave-one-source-out mean {mean:.3}");
+    assert!(mean <= 0.12, "leave-one-source-out mean {mean:.3}");
 }
 
 #[test]

@@ -14,7 +14,7 @@ type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorTy
 /// One stacked segment: name, colour, value.
 pub(super) type Segment = (&'static str, RGBColor, f64);
 
-pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 7] {
+pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 8] {
     let dp = b.dp_allgather.exposed + b.dp_reduce_scatter.exposed + b.dp_allreduce.exposed;
     [
         ("compute", palette::BLUE, b.compute().0),
@@ -32,10 +32,11 @@ pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 7] {
             palette::GREEN,
             b.cp.exposed.0,
         ),
+        ("exposed All-to-All (experts)", palette::INK, b.ep.exposed.0),
     ]
 }
 
-pub(crate) fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
+pub(crate) fn overlapped_segments(b: &Breakdown) -> [Segment; 5] {
     let dp = b.dp_allgather.overlapped()
         + b.dp_reduce_scatter.overlapped()
         + b.dp_allreduce.overlapped();
@@ -55,6 +56,11 @@ pub(crate) fn overlapped_segments(b: &Breakdown) -> [Segment; 4] {
             "hidden context-parallel comm",
             palette::GREEN,
             b.cp.overlapped().0,
+        ),
+        (
+            "hidden All-to-All (experts)",
+            palette::INK,
+            b.ep.overlapped().0,
         ),
     ]
 }

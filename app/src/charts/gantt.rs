@@ -41,6 +41,7 @@ pub fn colour(kind: Kind) -> RGBColor {
         Kind::ContextExchange => palette::GREEN,
         Kind::AllGather | Kind::ReduceScatter | Kind::AllReduce => palette::VERMILLION,
         Kind::Receive => palette::ORANGE,
+        Kind::AllToAll => palette::INK,
     }
 }
 

@@ -195,7 +195,11 @@ fn validate() {
         Errors::of(&all, |c| c.run.held_out && !c.run.gap),
     );
     for s in SOURCES.iter().filter(|s| s.gap.is_some()) {
-        outln!("  known gap, {}: {}", s.key, s.gap.unwrap_or_default());
+        outln!(
+            "  known gap, {}: {}",
+            s.key,
+            s.gap.map(|g| g.why).unwrap_or_default()
+        );
     }
     outln!("\nAbsolute error by source, and predicted with constants fitted without it (held-out sources: by the fit, which never saw them):");
     for (key, f, loso) in validation::leave_one_source_out() {

@@ -137,43 +137,7 @@ impl Config {
                 heads: m.heads,
             });
         }
-        if let Some(l) = m.latent {
-            positive(l.q_rank, "model.latent.q_rank", limits::DIM)?;
-            positive(l.kv_rank, "model.latent.kv_rank", limits::DIM)?;
-            positive(l.rope, "model.latent.rope", limits::DIM)?;
-        }
-        if let Some(e) = m.moe {
-            positive(e.experts, "model.moe.experts", limits::EXPERTS)?;
-            positive(e.top_k, "model.moe.top_k", e.experts)?;
-            positive(e.expert_ffn, "model.moe.expert_ffn", limits::DIM)?;
-            if e.shared > limits::EXPERTS {
-                return Err(Error::TooLarge {
-                    field: "model.moe.shared",
-                    max: f64::from(limits::EXPERTS),
-                });
-            }
-            if e.first_dense >= m.layers {
-                return Err(Error::TooLarge {
-                    field: "model.moe.first_dense",
-                    max: f64::from(m.layers - 1),
-                });
-            }
-            let load = |v: f64, field| {
-                if v.is_finite() && (1.0..=limits::EXPERT_LOAD).contains(&v) {
-                    Ok(())
-                } else {
-                    Err(Error::OutOfRange {
-                        field,
-                        min: 1.0,
-                        max: limits::EXPERT_LOAD,
-                    })
-                }
-            };
-            load(e.imbalance, "model.moe.imbalance")?;
-            if let Some(c) = e.capacity {
-                load(c, "model.moe.capacity")?;
-            }
-        }
+        check_mixture(m)?;
         positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
         positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
         let peak = match self.precision {
@@ -308,4 +272,46 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Checks a model's latent attention and mixture-of-experts shape.
+fn check_mixture(m: &crate::model::Model) -> Result<(), Error> {
+    if let Some(l) = m.latent {
+        positive(l.q_rank, "model.latent.q_rank", limits::DIM)?;
+        positive(l.kv_rank, "model.latent.kv_rank", limits::DIM)?;
+        positive(l.rope, "model.latent.rope", limits::DIM)?;
+    }
+    if let Some(e) = m.moe {
+        positive(e.experts, "model.moe.experts", limits::EXPERTS)?;
+        positive(e.top_k, "model.moe.top_k", e.experts)?;
+        positive(e.expert_ffn, "model.moe.expert_ffn", limits::DIM)?;
+        if e.shared > limits::EXPERTS {
+            return Err(Error::TooLarge {
+                field: "model.moe.shared",
+                max: f64::from(limits::EXPERTS),
+            });
+        }
+        if e.first_dense > limits::DIM {
+            return Err(Error::TooLarge {
+                field: "model.moe.first_dense",
+                max: f64::from(limits::DIM),
+            });
+        }
+        let load = |v: f64, field| {
+            if v.is_finite() && (1.0..=limits::EXPERT_LOAD).contains(&v) {
+                Ok(())
+            } else {
+                Err(Error::OutOfRange {
+                    field,
+                    min: 1.0,
+                    max: limits::EXPERT_LOAD,
+                })
+            }
+        };
+        load(e.imbalance, "model.moe.imbalance")?;
+        if let Some(c) = e.capacity {
+            load(c, "model.moe.capacity")?;
+        }
+    }
+    Ok(())
 }

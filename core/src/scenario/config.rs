@@ -110,6 +110,23 @@ impl Config {
         )
     }
 
+    /// One layer's parameters whose gradients (and, sharded, weights) go
+    /// over the data-parallel shard group of `ranks`: the dense part, and
+    /// the routed experts' weighted by the share of that traffic their
+    /// expert data-parallel group carries (none when each expert lives on
+    /// one GPU).
+    #[must_use]
+    pub(crate) fn dp_layer_params(&self, ranks: u32) -> f64 {
+        let (dense, expert) = self.layer_params_local();
+        let sent = |n: f64| (n - 1.0).max(0.0) / n.max(1.0);
+        let all = sent(f64::from(ranks));
+        if all > 0.0 {
+            dense + expert * sent(f64::from(self.expert_dp())) / all
+        } else {
+            dense
+        }
+    }
+
     /// Micro-batches per step on each replica.
     #[must_use]
     pub fn micro_batches(&self) -> u32 {

@@ -58,7 +58,9 @@ pub(super) fn walk_layouts(
                 if base.global_batch % dp != 0 {
                     continue;
                 }
-                groups.push(walk.group((tp, pp, cp), dp, split));
+                for experts in expert_degrees(&model, tp, tp * cp * dp) {
+                    groups.push(walk.group((tp, pp, cp), experts, dp, split));
+                }
             }
         }
     }
@@ -71,7 +73,7 @@ pub(super) fn walk_layouts(
     by_floor.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     for g in by_floor.iter().map(|&(_, _, i)| &groups[i]) {
         let under = cutoff(&g.probe);
-        if g.floor > under {
+        if g.floor > under || !walk.may_fit(g) {
             continue;
         }
         let flavours = walk.flavours(g);
@@ -103,6 +105,8 @@ pub(super) fn walk_layouts(
 /// pipeline split, and a floor under the step of every layout in it.
 pub(super) struct Group {
     degrees: (u32, u32, u32),
+    /// Expert parallelism: (EP, ETP).
+    experts: (u32, u32),
     dp: u32,
     split: (u32, u32),
     /// Its layout with the largest micro-batch (what the cutoff is asked of).
@@ -166,7 +170,13 @@ impl<'a> Walk<'a> {
 
     /// The group of degrees `(tp, pp, cp)` with `dp` replicas, its floor
     /// taken at its largest micro-batch.
-    pub(super) fn group(&self, (tp, pp, cp): (u32, u32, u32), dp: u32, split: (u32, u32)) -> Group {
+    pub(super) fn group(
+        &self,
+        (tp, pp, cp): (u32, u32, u32),
+        (ep, etp): (u32, u32),
+        dp: u32,
+        split: (u32, u32),
+    ) -> Group {
         let (base, space) = (self.base, self.space);
         let per_replica = base.global_batch / dp;
         let largest = micro_batch_choices(per_replica, pp, space)
@@ -188,19 +198,46 @@ impl<'a> Walk<'a> {
                 sp: space.sequence_parallel && base.stack.sequence_parallel && tp > 1,
                 schedule: Schedule::OneFOneB,
                 virtual_stages: 1,
-                ep: 1,
-                etp: 1,
+                ep,
+                etp,
             },
             micro_batch: largest,
             recompute: Recompute::None,
         };
         Group {
             degrees: (tp, pp, cp),
+            experts: (ep, etp),
             dp,
             split,
             floor: Step::new(&probe).floor(split, chunks),
             probe,
         }
+    }
+
+    /// Whether any layout of group `g` may fit in memory: its smallest
+    /// micro-batch, plain 1F1B, the most recomputation the space allows and
+    /// the most sharded flavour hold the least (each part of the memory
+    /// grows with the micro-batch, interleaving, and less sharding).
+    pub(super) fn may_fit(&mut self, g: &Group) -> bool {
+        let per_replica = self.base.global_batch / g.dp;
+        let Some(smallest) = micro_batch_choices(per_replica, g.degrees.1, self.space)
+            .filter(|mb| per_replica % mb == 0)
+            .min()
+        else {
+            return false;
+        };
+        let mut cfg = g.probe;
+        cfg.layout.micro_batch = smallest;
+        cfg.layout.recompute = self.recomputes.last().copied().unwrap_or(Recompute::None);
+        let hbm = cfg.cluster.gpu.hbm.0;
+        let fits = self.space.dp.iter().flatten().any(|&f| {
+            cfg.layout.parallel.dp = f;
+            memory::per_gpu_split(&cfg, g.split).total().0 <= hbm
+        });
+        if !fits {
+            self.out_of_memory += 1;
+        }
+        fits
     }
 
     /// Each flavour's floor in group `g` (by its index in the space): the
@@ -236,7 +273,7 @@ impl<'a> Walk<'a> {
         cutoff: f64,
         visit: &mut dyn FnMut(&Config, Report),
     ) {
-        let ((tp, pp, cp), dp, split) = (g.degrees, g.dp, g.split);
+        let ((tp, pp, cp), (ep, etp), dp, split) = (g.degrees, g.experts, g.dp, g.split);
         let (base, space) = (self.base, self.space);
         let stack = &base.stack;
         let per_replica = base.global_batch / dp;
@@ -275,8 +312,8 @@ impl<'a> Walk<'a> {
                             sp: space.sequence_parallel && stack.sequence_parallel && tp > 1,
                             schedule,
                             virtual_stages: v,
-                            ep: 1,
-                            etp: 1,
+                            ep,
+                            etp,
                         },
                         micro_batch: mb,
                         recompute: Recompute::None,
@@ -353,6 +390,30 @@ fn without_flavour(l: &Layout) -> Layout {
     let mut l = *l;
     l.parallel.dp = DataParallel::Ddp;
     l
+}
+
+/// Expert degrees to try for a stage of `stage` GPUs with tensor degree
+/// `tp`: for an MoE model, every power-of-two EP dividing the routed
+/// experts and the stage, each with ETP 1 (Megatron-Core's default, and
+/// every published MoE recipe here) and, under TP, ETP equal to TP; for a
+/// dense model, none.
+fn expert_degrees(model: &crate::model::Model, tp: u32, stage: u32) -> Vec<(u32, u32)> {
+    let Some(e) = model.moe else {
+        return alloc::vec![(1, 1)];
+    };
+    let mut out = Vec::new();
+    for ep in powers_of_two(e.experts.min(stage)) {
+        if e.experts % ep != 0 {
+            continue;
+        }
+        let etps: &[u32] = if tp > 1 { &[1, tp] } else { &[1] };
+        for &etp in etps {
+            if stage % (ep * etp) == 0 {
+                out.push((ep, etp));
+            }
+        }
+    }
+    out
 }
 
 /// Micro-batches to try for a replica of `per_replica` sequences: powers

@@ -134,7 +134,7 @@ impl Draw<'_> {
         r: &Recipe,
         ops: impl Iterator<Item = Op>,
         scale: f64,
-        (totals, exposed): &mut ([f64; 9], [f64; 3]),
+        (totals, exposed): &mut ([f64; 10], [f64; 4]),
     ) {
         // Each stream's time in these passes, and what of it shows (no
         // compute beside it), each pass laid out alone.
@@ -151,9 +151,14 @@ impl Draw<'_> {
             // Each stream's exposure beyond the ones before it, so that the
             // three add up to what the pass shows.
             let mut covers: Vec<Stream> = Vec::new();
-            for (k, stream) in [Stream::Tensor, Stream::Context, Stream::Data]
-                .into_iter()
-                .enumerate()
+            for (k, stream) in [
+                Stream::Tensor,
+                Stream::Experts,
+                Stream::Context,
+                Stream::Data,
+            ]
+            .into_iter()
+            .enumerate()
             {
                 let cover = merged(&scratch, |iv| {
                     iv.kind.is_compute() || iv.kind == Kind::Host || covers.contains(&iv.stream)
@@ -187,7 +192,7 @@ impl Draw<'_> {
         let v = self.run.chunks();
         // The simulated passes, and every chunk's forward and backward of
         // each micro-batch not simulated.
-        let mut sums = ([0.0_f64; 9], [0.0_f64; 3]);
+        let mut sums = ([0.0_f64; 10], [0.0_f64; 4]);
         let passes = range.clone().map(|i| order[i as usize]);
         Self::tally(r, passes, 1.0, &mut sums);
         let one = (0..v).flat_map(|chunk| {
@@ -199,8 +204,8 @@ impl Draw<'_> {
         });
         Self::tally(r, one, f64::from(self.m - self.m_sim), &mut sums);
         let (totals, exposed) = sums;
-        let [fwd, bwd, head, host, _tp, cp, ag, rs, _] = totals;
-        let [exposed_tp, exposed_cp, exposed_dp] = exposed;
+        let [fwd, bwd, head, host, _tp, cp, ag, rs, _a2a, _] = totals;
+        let [exposed_tp, exposed_a2a, exposed_cp, exposed_dp] = exposed;
         let first_mb = self.real(order[range.start as usize].mb);
         let last_mb = self.real(order[range.end as usize - 1].mb);
         let mbs = Some((first_mb.min(last_mb), first_mb.max(last_mb)));
@@ -253,6 +258,7 @@ impl Draw<'_> {
             exposed_dp,
         );
         t = put(Stream::Tensor, Kind::TensorCollective, t, exposed_tp);
+        t = put(Stream::Experts, Kind::AllToAll, t, exposed_a2a);
         t = put(Stream::Compute, Kind::Host, t, host);
         if end > t + 1e-12 {
             out.push(Interval {
@@ -280,6 +286,7 @@ fn slot(kind: Kind) -> usize {
         Kind::ContextExchange => 5,
         Kind::AllGather => 6,
         Kind::ReduceScatter | Kind::AllReduce => 7,
-        _ => 8,
+        Kind::AllToAll => 8,
+        _ => 9,
     }
 }

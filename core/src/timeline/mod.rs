@@ -50,13 +50,16 @@ pub enum Stream {
     Context,
     /// Pipeline receives from the neighbouring stage.
     Pipeline,
+    /// Expert-parallel All-to-All (an MoE layer's dispatch and combine).
+    Experts,
 }
 
 impl Stream {
     /// Every stream, in the order a timeline draws them.
-    pub const ALL: [Stream; 5] = [
+    pub const ALL: [Stream; 6] = [
         Stream::Compute,
         Stream::Tensor,
+        Stream::Experts,
         Stream::Context,
         Stream::Data,
         Stream::Pipeline,
@@ -71,6 +74,7 @@ impl Stream {
             Stream::Data => "data parallel",
             Stream::Context => "context parallel",
             Stream::Pipeline => "pipeline",
+            Stream::Experts => "expert parallel",
         }
     }
 }
@@ -98,6 +102,9 @@ pub enum Kind {
     TensorCollective,
     /// A context-parallel key/value exchange.
     ContextExchange,
+    /// An MoE layer's All-to-All: tokens dispatched to their experts' GPUs
+    /// and combined back.
+    AllToAll,
     /// A data-parallel parameter AllGather.
     AllGather,
     /// A data-parallel gradient ReduceScatter.
@@ -131,6 +138,7 @@ impl Kind {
             Kind::Wait => "pipeline bubble",
             Kind::TensorCollective => "tensor-parallel collective",
             Kind::ContextExchange => "context-parallel exchange",
+            Kind::AllToAll => "All-to-All",
             Kind::AllGather => "AllGather",
             Kind::ReduceScatter => "ReduceScatter",
             Kind::AllReduce => "AllReduce",
@@ -340,7 +348,10 @@ fn measure(stage: &mut StageTimeline, step: f64) {
     });
     let compute_s: f64 = cover.iter().map(|(a, b)| b - a).sum();
     let comm = merged(&stage.intervals, |i| {
-        matches!(i.stream, Stream::Tensor | Stream::Data | Stream::Context)
+        matches!(
+            i.stream,
+            Stream::Tensor | Stream::Data | Stream::Context | Stream::Experts
+        )
     });
     let host_s = stage
         .intervals

@@ -17,6 +17,8 @@ pub(super) struct Direction {
     pub host: f64,
     /// Blocking tensor-parallel collectives.
     pub tp: f64,
+    /// Blocking expert-parallel All-to-All.
+    pub a2a: f64,
     /// Context-parallel exchange, all of it.
     pub cp_total: f64,
     /// What of it shows after the attention.
@@ -95,6 +97,7 @@ impl Recipe {
             compute: (step.layer.forward() + cp.stretch_fwd).0,
             host: step.host_fwd.0,
             tp: step.tensor.fwd.0,
+            a2a: step.a2a.fwd.0,
             cp_total: cp.fwd.total.0,
             cp_exposed: cp.fwd.exposed.0,
             dp: l.fwd.0,
@@ -105,6 +108,7 @@ impl Recipe {
             compute: (step.layer.backward() + recompute + cp.stretch_bwd).0,
             host: step.host_bwd.0,
             tp: (step.tensor.bwd + step.tensor.recompute).0,
+            a2a: (step.a2a.bwd + step.a2a.recompute(cfg.layout.recompute)).0,
             cp_total: cp.bwd.total.0,
             cp_exposed: cp.bwd.exposed.0,
             dp: l.bwd.0,
@@ -276,11 +280,19 @@ pub(super) fn lay_out(r: &Recipe, op: Op, t: f64, traffic: bool, sink: &mut Sink
             op,
             Some((a, b)),
         );
-        let host_end = tp_end + g * d.host;
+        let a2a_end = tp_end + g * d.a2a;
+        sink.push(
+            Stream::Experts,
+            Kind::AllToAll,
+            (tp_end, a2a_end),
+            op,
+            Some((a, b)),
+        );
+        let host_end = a2a_end + g * d.host;
         sink.push(
             Stream::Compute,
             Kind::Host,
-            (tp_end, host_end),
+            (a2a_end, host_end),
             op,
             Some((a, b)),
         );

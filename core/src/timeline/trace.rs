@@ -64,6 +64,7 @@ fn tid(s: Stream) -> u32 {
         Stream::Context => 3,
         Stream::Data => 4,
         Stream::Pipeline => 5,
+        Stream::Experts => 6,
     }
 }
 

@@ -78,7 +78,7 @@ impl Metric {
 }
 
 /// Where published numbers come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Source {
     /// Short key (`narayanan-2021`).
     pub key: &'static str,
@@ -91,7 +91,18 @@ pub struct Source {
     /// its runs miss by more than the model's error elsewhere: printed by
     /// `scalescope validate` and kept out of the summary guards (each such
     /// source has its own).
-    pub gap: Option<&'static str>,
+    pub gap: Option<Gap>,
+}
+
+/// What the model is believed to miss for a source, and the mean absolute
+/// error its runs must stay within (where they stand, so the gap can only
+/// close).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Gap {
+    /// The mechanism, in words.
+    pub why: &'static str,
+    /// The largest mean absolute error its runs may reach.
+    pub bound: f64,
 }
 
 /// Choices a run's authors tuned without publishing.
@@ -130,6 +141,8 @@ pub struct Row {
     pub micro_batch: u32,
     /// (TP, PP, CP).
     pub degrees: (u32, u32, u32),
+    /// Expert-parallel degree (1 for a dense model).
+    pub ep: u32,
     /// Data-parallel flavour.
     pub dp: DataParallel,
     /// Sequence parallelism.
@@ -192,7 +205,7 @@ impl Row {
                     sp: self.sp,
                     schedule: Schedule::OneFOneB,
                     virtual_stages: 1,
-                    ep: 1,
+                    ep: self.ep,
                     etp: 1,
                 },
                 micro_batch: self.micro_batch,

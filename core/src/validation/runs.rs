@@ -5,7 +5,7 @@
 
 use super::{Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
-use crate::model::{llama, Mlp, Model};
+use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
 use crate::scenario::{DataParallel, Precision, Recompute};
 use crate::stack::StackId;
 
@@ -30,6 +30,8 @@ const LLAMA3_8B: Model = llama(32, 4096, 32, 8, 14_336, 128_256);
 const LLAMA3_70B: Model = llama(80, 8192, 64, 8, 28_672, 128_256);
 const LLAMA3_405B: Model = llama(126, 16_384, 128, 8, 53_248, 128_256);
 const GPT3_175B: Model = gpt(96, 12_288, 96, GPT_VOCAB);
+const QWEN3_30B: Model = QWEN3_30B_A3B;
+const QWEN3_235B: Model = QWEN3_235B_A22B;
 const LLAMA3_405B_GPT2_VOCAB: Model = llama(126, 16_384, 128, 8, 53_248, 51_200);
 
 const NONE: &[Recompute] = &[Recompute::None];
@@ -72,6 +74,7 @@ const BASE: Row = Row {
     tuned: tuned(MB, V1, NONE),
     metric: Metric::Mfu,
     published: 0.0,
+    ep: 1,
 };
 
 /// Narayanan et al. Table 1: GPT on A100 80GB, context 2048, full
@@ -190,9 +193,80 @@ const fn nvidia(
     }
 }
 
+/// NeMo Automodel's MoE rows on DGX-H100 in BF16: PyTorch FSDP2 over the
+/// data-parallel ranks with expert and pipeline parallelism, tokens per
+/// second per GPU.
+#[allow(clippy::too_many_arguments)]
+const fn automodel(
+    name: &'static str,
+    model: Model,
+    gpus: u32,
+    (batch, micro_batch): (u32, u32),
+    (tp, pp): (u32, u32),
+    virtual_stages: &'static [u32],
+    tokens: f64,
+) -> Row {
+    Row {
+        name,
+        source: 17,
+        stack: StackId::Torchtitan,
+        gpu: H100,
+        gpus,
+        model,
+        seq_len: 4096,
+        batch,
+        micro_batch,
+        degrees: (tp, pp, 1),
+        dp: DataParallel::FsdpFull,
+        precision: Precision::Bf16,
+        tuned: tuned(MB, virtual_stages, ANY),
+        metric: Metric::TokensPerGpu,
+        published: tokens,
+        // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation not published: best of none, selective, full
+        ..BASE
+    }
+}
+
+/// Recomputation as published.
+const fn as_selective(row: Row) -> Row {
+    Row {
+        tuned: tuned(MB, row.tuned.virtual_stages, SELECTIVE),
+        ..row
+    }
+}
+
+/// No recomputation, as published.
+const fn no_recompute(row: Row) -> Row {
+    Row {
+        tuned: tuned(MB, row.tuned.virtual_stages, NONE),
+        ..row
+    }
+}
+
+/// Full recomputation, as published.
+const fn full(row: Row) -> Row {
+    Row {
+        tuned: tuned(MB, row.tuned.virtual_stages, FULL),
+        ..row
+    }
+}
+
 /// A row of [`nvidia`]'s tables on another GPU.
 const fn on(gpu: Gpu, row: Row) -> Row {
     Row { gpu, ..row }
+}
+
+/// A row of an MoE model with expert parallelism `ep`.
+const fn ep(ep: u32, row: Row) -> Row {
+    Row { ep, ..row }
+}
+
+/// A row in bf16.
+const fn bf16(row: Row) -> Row {
+    Row {
+        precision: Precision::Bf16,
+        ..row
+    }
 }
 
 /// A row in NVFP4.
@@ -415,6 +489,7 @@ pub const ROWS: &[Row] = &[
         tuned: tuned(MB, V1, FULL),
         metric: Metric::MegatronTflops,
         published: 149.77,
+        ep: 1,
         // Assumed: Megatron-DeepSpeed taken as the megatron-2021 stack, without sequence parallelism; 70 layers on 12 stages as the model balances them
     },
     Row {
@@ -435,6 +510,7 @@ pub const ROWS: &[Row] = &[
         tuned: tuned(&[1, 2], &[1, 2, 4, 8], ANY),
         metric: Metric::Mfu,
         published: 0.43,
+        ep: 1,
         // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned
     },
     Row {
@@ -455,6 +531,7 @@ pub const ROWS: &[Row] = &[
         tuned: tuned(&[1, 2], &[1, 2, 4, 8], ANY),
         metric: Metric::Mfu,
         published: 0.41,
+        ep: 1,
         // Assumed: as the 8192-GPU row
     },
     mpt("MPT 1B, 8 H100", H100, 8, (24, 2048, 16), (2048, 112, 14), false, 0.4182),
@@ -531,4 +608,29 @@ pub const ROWS: &[Row] = &[
     zero3("ZeRO-3 GPT 530B, 640 A100", (128, 20480, 105), (640, 2560, 4), 138.0),
     zero3("ZeRO-3 GPT 530B, 1120 A100", (128, 20480, 105), (1120, 2240, 2), 98.0),
     zero3("ZeRO-3 GPT 530B, 2240 A100", (128, 20480, 105), (2240, 2240, 1), 48.0),
+    // Mixture-of-experts, Megatron-Bridge 26.02 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16); balanced, dropless routing
+    on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0))),
+    on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0))),
+    on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0))),
+    on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0)))),
+    on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0)))),
+    on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0)))),
+    ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0))),
+    on(GB300, ep(8, nvidia("Qwen3 30B-A3B, 8 GB300", 16, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 30_376.0))),
+    on(GB200, ep(8, nvidia("Qwen3 30B-A3B, 8 GB200", 16, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_084.0))),
+    on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0))),
+    ep(8, nvidia("Qwen3 30B-A3B, 16 H100", 16, QWEN3_30B, 16, (4096, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, 5113.0)),
+    on(GB300, ep(32, nvidia("Qwen3 235B-A22B, 256 GB300", 16, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, 6583.0))),
+    on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0))),
+    on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0))),
+    ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)),
+    // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
+    ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)),
+    ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)),
+    ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)),
+    ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
+    // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time
+    ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0)))),
+    ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0)))),
+    ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0)))),
 ];

@@ -46,21 +46,40 @@ pub(super) fn all() {
 }
 
 /// The search of Llama-2 70B on 2048 H100s, `runs` times (`bench search
-/// --runs N` runs only this, for a profiler).
+/// --runs N` runs only this, for a profiler), then DeepSeek-V3's (an MoE
+/// model, so expert degrees are searched too) on 2048 H100s.
 pub(super) fn search(runs: usize) {
-    let big = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 1024, 1);
+    let dense = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 1024, 1);
+    search_one("Llama-2 70B on 2048 H100 (global batch 1024)", &dense, runs);
+    let mut moe = findings::base(scalescope_core::hardware::H100, 256, "llama2-70b", 4096, 1);
+    moe.model = scalescope_core::model::DEEPSEEK_V3;
+    moe.stack = scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+    search_one(
+        "DeepSeek-V3 on 2048 H100 (global batch 4096, megatron)",
+        &moe,
+        runs,
+    );
+}
+
+/// One search, `runs` times, its median time and best layout printed.
+fn search_one(what: &str, base: &scalescope_core::scenario::Config, runs: usize) {
     let mut times = Vec::new();
-    let mut result = search_layouts(&big, &SearchSpace::full(), Objective::Throughput, 1);
+    let mut result = search_layouts(base, &SearchSpace::full(), Objective::Throughput, 1);
     for _ in 0..runs.max(1) {
         let t = Instant::now();
-        result = search_layouts(&big, &SearchSpace::full(), Objective::Throughput, 1);
+        result = search_layouts(base, &SearchSpace::full(), Objective::Throughput, 1);
         times.push(t.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);
     let best = result.best.first().map(|c| {
         let p = c.layout.parallel;
+        let experts = if p.ep > 1 || p.etp > 1 {
+            format!(" EP{} ETP{}", p.ep, p.etp)
+        } else {
+            String::new()
+        };
         format!(
-            "TP{} PP{} CP{} {:?} mb{} {:?}, MFU {:.1}%",
+            "TP{} PP{} CP{}{experts} {:?} mb{} {:?}, MFU {:.1}%",
             p.tp,
             p.pp,
             p.cp,
@@ -71,7 +90,7 @@ pub(super) fn search(runs: usize) {
         )
     });
     outln!(
-        "search Llama-2 70B on 2048 H100 (global batch 1024): median {:.3} ms, {} layouts evaluated, {} out of memory; best {}",
+        "search {what}: median {:.3} ms, {} layouts evaluated, {} out of memory; best {}",
         times[times.len() / 2] * 1e3,
         result.evaluated,
         result.out_of_memory,
