@@ -11,59 +11,7 @@ use scalescope_core::evaluate::Breakdown;
 
 type Res<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// One stacked segment: name, colour, value.
-pub(super) type Segment = (&'static str, RGBColor, f64);
-
-pub(crate) fn step_segments(b: &Breakdown) -> [Segment; 8] {
-    let dp = b.dp_allgather.exposed + b.dp_reduce_scatter.exposed + b.dp_allreduce.exposed;
-    [
-        ("compute", palette::BLUE, b.compute().0),
-        ("SM contention", palette::SKY, b.contention.0),
-        ("pipeline bubble", palette::YELLOW, b.bubble.0),
-        ("exposed data-parallel comm", palette::VERMILLION, dp.0),
-        (
-            "exposed tensor-parallel comm",
-            palette::PURPLE,
-            b.tp.exposed.0,
-        ),
-        ("exposed pipeline sends", palette::ORANGE, b.pp.exposed.0),
-        (
-            "exposed context-parallel comm",
-            palette::GREEN,
-            b.cp.exposed.0,
-        ),
-        ("exposed All-to-All (experts)", palette::INK, b.ep.exposed.0),
-    ]
-}
-
-pub(crate) fn overlapped_segments(b: &Breakdown) -> [Segment; 5] {
-    let dp = b.dp_allgather.overlapped()
-        + b.dp_reduce_scatter.overlapped()
-        + b.dp_allreduce.overlapped();
-    [
-        ("hidden data-parallel comm", palette::VERMILLION, dp.0),
-        (
-            "hidden tensor-parallel comm",
-            palette::PURPLE,
-            b.tp.overlapped().0,
-        ),
-        (
-            "hidden pipeline sends",
-            palette::ORANGE,
-            b.pp.overlapped().0,
-        ),
-        (
-            "hidden context-parallel comm",
-            palette::GREEN,
-            b.cp.overlapped().0,
-        ),
-        (
-            "hidden All-to-All (experts)",
-            palette::INK,
-            b.ep.overlapped().0,
-        ),
-    ]
-}
+pub(crate) use super::segments::{overlapped_segments, step_segments, Segment};
 
 /// A chart with one category per bar group along x (labels centred under
 /// integers) and a linear y axis from 0 to `y_max` with whole-number ticks.

@@ -3,6 +3,7 @@
 //! serves the canvas and any other backend.
 
 pub(crate) mod bars;
+mod segments;
 pub mod canvas;
 pub mod describe;
 pub mod gantt;

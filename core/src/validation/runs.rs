@@ -2,6 +2,8 @@
 //! [`super::SOURCES`]), one line each where a helper builds it. Each helper states
 //! what its rows share; each `Assumed:` comment, what the row's authors did
 //! not publish and the model takes.
+//!
+//! Long file: one table of every published run, which a Rust array keeps in one place.
 
 use super::{Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
