@@ -39,7 +39,12 @@ impl Step {
     /// micro-batch holds for all.
     pub(crate) fn floor(&self, (first_layers, last_layers): (u32, u32), chunks: u32) -> f64 {
         let layer = &self.layer;
-        let per_layer = layer.forward() + layer.backward() + self.tensor.fwd + self.tensor.bwd;
+        let per_layer = layer.forward()
+            + layer.backward()
+            + self.tensor.fwd
+            + self.tensor.bwd
+            + self.a2a.fwd
+            + self.a2a.bwd;
         let last = (per_layer * f64::from(last_layers.max(1)) + self.head_fwd * 3.0) * self.m;
         let p = self.cfg.layout.parallel;
         let per_sequence = per_layer / f64::from(self.cfg.layout.micro_batch.max(1));

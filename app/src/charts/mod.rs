@@ -3,7 +3,6 @@
 //! serves the canvas and any other backend.
 
 pub(crate) mod bars;
-mod segments;
 pub mod canvas;
 pub mod describe;
 pub mod gantt;
@@ -11,6 +10,7 @@ mod grid;
 mod lines;
 mod pins;
 pub mod plan;
+mod segments;
 
 use crate::format;
 use crate::state::Views;

@@ -284,10 +284,18 @@ impl<'a> Walk<'a> {
             }
             let micro_batches = per_replica / mb;
             for &(schedule, v) in schedules(pp, space, stack) {
+                // An interleaved pipeline holds the same layers on every
+                // stage where its chunks all can ([`Config::pipeline_split`]).
+                let layers = base.model.layers;
+                let split = if schedule == Schedule::Interleaved && layers % (pp * v) == 0 {
+                    (layers / pp, layers / pp)
+                } else {
+                    split
+                };
                 // Megatron-LM interleaves only stages whose layers split
                 // evenly into the chunks, and micro-batches in whole rounds.
                 if schedule == Schedule::Interleaved
-                    && (base.model.layers < pp * v
+                    && (layers < pp * v
                         || micro_batches % pp != 0
                         || split.0 % v != 0
                         || split.1 % v != 0)
