@@ -219,6 +219,16 @@ impl<'a> Walk<'a> {
     /// the most sharded flavour hold the least (each part of the memory
     /// grows with the micro-batch, interleaving, and less sharding).
     pub(super) fn may_fit(&mut self, g: &Group) -> bool {
+        let fits = self.space.dp.iter().flatten().any(|&f| self.fits(g, f));
+        if !fits {
+            self.out_of_memory += 1;
+        }
+        fits
+    }
+
+    /// Whether a layout of group `g` in `flavour` may fit: at its smallest
+    /// micro-batch, plain 1F1B and the most recomputation.
+    fn fits(&self, g: &Group, flavour: DataParallel) -> bool {
         let per_replica = self.base.global_batch / g.dp;
         let Some(smallest) = micro_batch_choices(per_replica, g.degrees.1, self.space)
             .filter(|mb| per_replica % mb == 0)
@@ -229,15 +239,8 @@ impl<'a> Walk<'a> {
         let mut cfg = g.probe;
         cfg.layout.micro_batch = smallest;
         cfg.layout.recompute = self.recomputes.last().copied().unwrap_or(Recompute::None);
-        let hbm = cfg.cluster.gpu.hbm.0;
-        let fits = self.space.dp.iter().flatten().any(|&f| {
-            cfg.layout.parallel.dp = f;
-            memory::per_gpu_split(&cfg, g.split).total().0 <= hbm
-        });
-        if !fits {
-            self.out_of_memory += 1;
-        }
-        fits
+        cfg.layout.parallel.dp = flavour;
+        memory::per_gpu_split(&cfg, g.split).total().0 <= cfg.cluster.gpu.hbm.0
     }
 
     /// Each flavour's floor in group `g` (by its index in the space): the
@@ -249,6 +252,9 @@ impl<'a> Walk<'a> {
         let mut step = Step::new(&g.probe);
         for (i, flavour) in self.space.dp.iter().enumerate() {
             let Some(flavour) = flavour else { continue };
+            if !self.fits(g, *flavour) {
+                continue;
+            }
             let mut cfg = g.probe;
             cfg.layout.parallel.dp = *flavour;
             step.for_flavour(&cfg);
