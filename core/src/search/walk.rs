@@ -73,7 +73,7 @@ pub(super) fn walk_layouts(
     by_floor.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     for g in by_floor.iter().map(|&(_, _, i)| &groups[i]) {
         let under = cutoff(&g.probe);
-        if g.floor > under || !walk.may_fit(g) {
+        if g.floor > under {
             continue;
         }
         let flavours = walk.flavours(g);
@@ -214,35 +214,6 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Whether any layout of group `g` may fit in memory: its smallest
-    /// micro-batch, plain 1F1B, the most recomputation the space allows and
-    /// the most sharded flavour hold the least (each part of the memory
-    /// grows with the micro-batch, interleaving, and less sharding).
-    pub(super) fn may_fit(&mut self, g: &Group) -> bool {
-        let fits = self.space.dp.iter().flatten().any(|&f| self.fits(g, f));
-        if !fits {
-            self.out_of_memory += 1;
-        }
-        fits
-    }
-
-    /// Whether a layout of group `g` in `flavour` may fit: at its smallest
-    /// micro-batch, plain 1F1B and the most recomputation.
-    fn fits(&self, g: &Group, flavour: DataParallel) -> bool {
-        let per_replica = self.base.global_batch / g.dp;
-        let Some(smallest) = micro_batch_choices(per_replica, g.degrees.1, self.space)
-            .filter(|mb| per_replica % mb == 0)
-            .min()
-        else {
-            return false;
-        };
-        let mut cfg = g.probe;
-        cfg.layout.micro_batch = smallest;
-        cfg.layout.recompute = self.recomputes.last().copied().unwrap_or(Recompute::None);
-        cfg.layout.parallel.dp = flavour;
-        memory::per_gpu_split(&cfg, g.split).total().0 <= cfg.cluster.gpu.hbm.0
-    }
-
     /// Each flavour's floor in group `g` (by its index in the space): the
     /// group's, or the longest of the flavour's data-parallel streams at
     /// the largest micro-batch (a stream's collectives run one after
@@ -252,9 +223,6 @@ impl<'a> Walk<'a> {
         let mut step = Step::new(&g.probe);
         for (i, flavour) in self.space.dp.iter().enumerate() {
             let Some(flavour) = flavour else { continue };
-            if !self.fits(g, *flavour) {
-                continue;
-            }
             let mut cfg = g.probe;
             cfg.layout.parallel.dp = *flavour;
             step.for_flavour(&cfg);
