@@ -51,6 +51,8 @@ pub fn to_query(c: &Controls) -> String {
     put("tp", c.tp.to_string(), d.tp.to_string());
     put("pp", c.pp.to_string(), d.pp.to_string());
     put("cp", c.cp.to_string(), d.cp.to_string());
+    put("ep", c.ep.to_string(), d.ep.to_string());
+    put("etp", c.etp.to_string(), d.etp.to_string());
     put("dp", c.dp.key().into(), d.dp.key().into());
     put("sp", bool_key(c.sp).into(), bool_key(d.sp).into());
     put("schedule", c.schedule.key().into(), d.schedule.key().into());
@@ -312,6 +314,8 @@ fn read_counted(c: &mut Controls, p: &mut Param) -> Option<bool> {
         "tp" => p.count(&mut c.tp, 1, top),
         "pp" => p.count(&mut c.pp, 1, 256),
         "cp" => p.count(&mut c.cp, 1, top),
+        "ep" => p.count(&mut c.ep, 1, 256),
+        "etp" => p.count(&mut c.etp, 1, top),
         "local" => p.count(&mut c.local_batch, 1, 4096),
         "global" => p.count(&mut c.global_batch, 1, 1 << 24),
         "mb" => p.count(&mut c.micro_batch, 1, 4096),

@@ -32,6 +32,8 @@ fn every_control_round_trips() {
         tp: 4,
         pp: 2,
         cp: 2,
+        ep: 16,
+        etp: 2,
         dp: DataParallel::Hsdp,
         sp: false,
         schedule: Schedule::Interleaved,

@@ -201,8 +201,13 @@ pub fn layout_label(l: &Layout) -> String {
         Recompute::Selective => "selective recompute",
         Recompute::Full => "full recompute",
     };
+    let experts = match (p.ep, p.etp) {
+        (1, 1) => String::new(),
+        (ep, 1) => format!(" · EP {ep}"),
+        (ep, etp) => format!(" · EP {ep} · ETP {etp}"),
+    };
     format!(
-        "{dp} · TP {}{} · PP {} · CP {} · micro-batch {} · {rc}",
+        "{dp} · TP {}{} · PP {} · CP {}{experts} · micro-batch {} · {rc}",
         p.tp,
         if p.sp && p.tp > 1 { "+SP" } else { "" },
         p.pp,

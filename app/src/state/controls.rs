@@ -19,6 +19,8 @@ pub const MAX_NODES: u32 = 16_384;
 pub const SEQ_RANGE: (u32, u32) = (512, 131_072);
 /// The parallel degrees the degree controls offer.
 pub const DEGREES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+/// Expert-parallel degrees a slider offers (DeepSeek-V3's 256 experts at most).
+pub const EXPERT_DEGREES: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 /// Largest hardware what-if, in its field's unit, for typed fields and
 /// links alike.
 pub const MAX_WHAT_IF: f64 = 1e6;
@@ -84,6 +86,10 @@ pub struct Controls {
     pub pp: u32,
     /// Context-parallel degree.
     pub cp: u32,
+    /// Expert-parallel degree (an MoE model's; ignored for a dense one).
+    pub ep: u32,
+    /// Expert tensor-parallel degree (likewise).
+    pub etp: u32,
     /// Data-parallel flavour.
     pub dp: DataParallel,
     /// Sequence parallelism with TP.
@@ -183,6 +189,8 @@ impl Default for Controls {
             tp: 1,
             pp: 1,
             cp: 1,
+            ep: 1,
+            etp: 1,
             dp: DataParallel::Fsdp,
             sp: true,
             schedule: Schedule::OneFOneB,
@@ -286,8 +294,17 @@ impl Controls {
                 } else {
                     1
                 },
-                ep: 1,
-                etp: 1,
+                // Expert degrees only where the model has experts.
+                ep: if model_of(self).moe.is_some() {
+                    self.ep
+                } else {
+                    1
+                },
+                etp: if model_of(self).moe.is_some() {
+                    self.etp
+                } else {
+                    1
+                },
             },
             recompute: self.recompute,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {

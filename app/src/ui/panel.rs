@@ -7,7 +7,8 @@ use super::page::Page;
 use crate::format;
 use crate::keys::Key;
 use crate::state::{
-    self, custom_max, Controls, PlanInputs, Scaling, DEGREES, MAX_NODES, MAX_WHAT_IF,
+    self, custom_max, Controls, PlanInputs, Scaling, DEGREES, EXPERT_DEGREES, MAX_NODES,
+    MAX_WHAT_IF,
 };
 use leptos::prelude::*;
 use scalescope_core::hardware::GPUS;
@@ -43,7 +44,7 @@ pub const SEQ: Slider = Slider {
     set: |c, v| c.seq_len = v,
 };
 
-const LAYOUT: [Slider; 4] = [
+const LAYOUT: [Slider; 6] = [
     Slider {
         label: "Tensor parallel degree",
         testid: "tp",
@@ -67,6 +68,22 @@ const LAYOUT: [Slider; 4] = [
         values: &DEGREES,
         get: |c| c.cp,
         set: |c, v| c.cp = v,
+    },
+    Slider {
+        label: "Expert parallel degree (MoE models)",
+        testid: "ep",
+        unit: "GPUs",
+        values: &EXPERT_DEGREES,
+        get: |c| c.ep,
+        set: |c, v| c.ep = v,
+    },
+    Slider {
+        label: "Expert tensor parallel degree (MoE models)",
+        testid: "etp",
+        unit: "GPUs",
+        values: &DEGREES,
+        get: |c| c.etp,
+        set: |c, v| c.etp = v,
     },
     Slider {
         label: "Micro-batch",
@@ -330,12 +347,12 @@ fn layout(page: Page) -> impl IntoView {
         ("interleaved", "Interleaved 1F1B (2 chunks)"),
         ("gpipe", "GPipe"),
     ]);
-    let [tp, pp, cp, mb] = LAYOUT;
+    let [tp, pp, cp, ep, etp, mb] = LAYOUT;
     view! {
         <section>
             <h2>"Parallel layout"</h2>
             {switch(page, "best-switch", "Best layout",
-                " Best layout at every point (searches TP, PP, CP, micro-batch and recomputation)",
+                " Best layout at every point (searches TP, PP, CP, EP, micro-batch and recomputation)",
                 |_| false, |c| c.best, |c, on| c.best = on)}
             {select(page, "Software stack", "stack", stacks, |c| c.stack.key(), |c, v| {
                 if let Some(x) = StackId::parse(v) { c.stack = x; }
@@ -348,6 +365,10 @@ fn layout(page: Page) -> impl IntoView {
                 {slider(page, tp)}
                 {slider(page, pp)}
                 {slider(page, cp)}
+                <fieldset class="experts" prop:disabled=move || state::model_of(&controls.get()).moe.is_none()>
+                    {slider(page, ep)}
+                    {slider(page, etp)}
+                </fieldset>
                 {slider(page, mb)}
                 {switch(page, "sp-switch", "Sequence parallelism", " Sequence parallelism with TP",
                     |c| !Stack::of(c.stack).sequence_parallel, |c| c.sp, |c, on| c.sp = on)}

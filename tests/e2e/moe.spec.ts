@@ -1,0 +1,63 @@
+import { expect, test, type Page } from '@playwright/test';
+import { CHARTS, ScaleScopePage } from './support/scalescope-page';
+
+/** A chart's Data table as rows of cells (opened if closed). */
+async function dataRows(page: Page, id: string): Promise<string[][]> {
+  const details = page.getByTestId(`data-${id}`);
+  await details.scrollIntoViewIfNeeded();
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) {
+    await details.locator('summary').click();
+  }
+  const rows = details.locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  return rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+}
+
+async function everyChartDrawn(app: ScaleScopePage): Promise<void> {
+  for (const id of CHARTS) {
+    const { colours } = await app.pixelStats(app.chart(id));
+    expect(colours, `${id} has a real drawing`).toBeGreaterThan(4);
+  }
+  await expect(app.message).toBeHidden();
+  expect(await app.page.locator('body').innerText()).not.toMatch(/NaN|undefined|Infinity/);
+}
+
+test.describe('mixture-of-experts models', () => {
+  test('DeepSeek-V3 on H100 draws every chart, with its All-to-All in the breakdown and the timeline', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?gpu=h100-sxm5-80gb&model=deepseek-v3&nodes=128&ep=64&pp=16&recompute=full&stack=megatron');
+    await everyChartDrawn(app);
+    await expect(app.readout('layout')).toContainText('PP 16');
+    // The timeline has an expert-parallel stream with All-to-All intervals.
+    const timeline = await dataRows(page, 'timeline');
+    expect(timeline.some((r) => r.includes('All-to-All'))).toBe(true);
+    // Halving EP changes the step, and the link keeps the new degree.
+    const before = await app.state();
+    await app.repaintAfter(async () => app.slider('ep').press('ArrowLeft'));
+    const after = await app.state();
+    const changed = ScaleScopePage.changed(before, after);
+    expect(changed.charts).toContain('breakdown');
+    expect(changed.readouts).toContain('step');
+    await expect.poll(() => page.url()).toContain('ep=32');
+    app.expectNoProblems();
+  });
+
+  test('Mixtral 8x7B on GB200 NVL72 draws every chart, and the best layout picks an expert degree', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?gpu=gb200-nvl72&model=mixtral-8x7b&nodes=16&ep=8&stack=megatron');
+    await everyChartDrawn(app);
+    await app.repaintAfter(async () => page.getByTestId('best-switch').check());
+    await expect(app.message).toBeHidden();
+    await expect(app.readout('layout')).toContainText('EP');
+    app.expectNoProblems();
+  });
+
+  test('expert degrees are greyed out for a dense model and ignored by it', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?ep=8');
+    await expect(app.slider('ep')).toBeDisabled();
+    await expect(app.message).toBeHidden();
+    await expect(app.readout('layout')).not.toContainText('EP');
+    app.expectNoProblems();
+  });
+});
