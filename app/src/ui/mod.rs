@@ -26,6 +26,7 @@ mod page;
 mod paint;
 mod panel;
 mod readout;
+mod sliders;
 mod tour;
 
 use crate::charts::Chart;

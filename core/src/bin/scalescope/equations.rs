@@ -27,6 +27,10 @@ pub struct Section {
     pub constants: &'static [&'static str],
 }
 
+#[path = "experts_page.rs"]
+mod experts_page;
+use experts_page::EXPERTS;
+
 /// Every section, in reading order.
 pub const SECTIONS: &[Section] = &[
     Section {
@@ -314,6 +318,7 @@ pub const SECTIONS: &[Section] = &[
         ],
         constants: &["FSDP_REDUCE_BYTES"],
     },
+    EXPERTS,
     Section {
         id: "overlap",
         title: "Overlap: what hides behind what",
@@ -483,6 +488,7 @@ mod tests {
                 "compute",
                 "collectives",
                 "parallelism",
+                "experts",
                 "overlap",
                 "memory",
                 "power",

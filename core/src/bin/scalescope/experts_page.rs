@@ -1,0 +1,31 @@
+//! The model page's section on mixture-of-experts layers (a part of
+//! [`super::SECTIONS`], kept apart for its length).
+
+use super::Section;
+
+/// Mixture of experts: shapes, FLOPs, expert parallelism, the All-to-All
+/// and what the published runs show.
+pub const EXPERTS: Section = Section {
+    id: "experts",
+    title: "Mixture of experts: expert parallelism and the All-to-All",
+    paragraphs: &[
+        "An MoE layer replaces the MLP with E routed experts (each an MLP of width f_e), of which a token goes to k, plus any shared experts every token passes through; DeepSeek-V3 keeps its first 3 layers dense. Layers are costed as their mean over the model, so the dense ones are spread over the stages. FLOPs count only the k routed experts and the shared ones, without the router or any padding, as NVIDIA's Megatron-Bridge tables count them, so an MoE model's MFU compares with theirs. DeepSeek-V3's latent attention runs its four low-rank projections as one GEMM of their size, and its scores over the query-key width with the rotary part (192) and the value width (128).",
+        "Expert parallelism (EP) splits the experts over EP GPUs, folded over the same GPUs as tensor, context and data parallelism (Megatron-Core's parallel folding), so EP is not capped by DP; expert tensor parallelism (ETP) splits each expert, and what is left of a stage's GPUs is the expert data-parallel group, over which the experts' gradients and optimizer state are reduced and sharded. Each GPU sends its tokens' k routed copies to the experts' GPUs (dispatch) and gets them back (combine), forward and backward: an All-to-All inside the NVLink domain at NVLink's bus rate and across it at the network's (DeepEP measures 153-158 of H800's 200 GB/s per direction; NCCL's maintainers put All-to-All across nodes at one NIC's rate). The model counts it as blocking: exposed, its own kind in the breakdown and its own stream in the timeline.",
+        "Each local expert's GEMM sees the tokens routed to it, tokens × k × EP ÷ E, and runs at the rate its shape reaches with a grouped GEMM's per-expert cost on top, fitted on DeepGEMM's grouped GEMMs; each is its own cuBLAS call, so each pays a GEMM's launch, and many small experts per GPU make a layer bound by the host's launches. Dropless routing runs at the pace of the most-loaded expert (the imbalance, 1 by default as the published benchmarks force balance); a capacity factor pads every expert to it. On published MoE runs the model is too fast where the hidden width is small (GPT-OSS, Qwen3 30B) and right for DeepSeek-V3 on GB200 and GB300: what grouped GEMMs of small N and K and the work around the experts cost is the mechanism still missing (scalescope validate names it).",
+    ],
+    equations: &[
+        "N_moe = E × k_mlp × h × f_e + shared × k_mlp × h × f_e + h × E   (one MoE layer's MLP; k_mlp = 3 for SwiGLU)",
+        "N_active = k × k_mlp × h × f_e + shared × k_mlp × h × f_e   (what FLOPs count: 6 × N_active per token)",
+        "EDP = tp × cp × dp ÷ (EP × ETP);  experts per GPU = E ÷ EP",
+        "m_e = (T ÷ tp) × ETP × k × load × EP ÷ E   (tokens one local expert computes; load = imbalance, or the capacity factor)",
+        "t_experts = (E ÷ EP) × Σ over (u × f_e ÷ ETP, h), (h, f_e ÷ ETP) of 2 × m_e × n × k ÷ (peak × η_gemm × σ(m_e, n, k)) × (1 + 56 ÷ m_e)",
+        "V = (T ÷ tp) × k × load × h × 2 B;  t_a2a = max(V × (d − 1) ÷ EP ÷ B_nvl, V × (EP − d) ÷ EP ÷ B_net) + α + β;  d = EP ranks inside the NVLink domain",
+        "per MoE layer: forward 2 × t_a2a (dispatch, combine), backward 2 × t_a2a; permutation 4 passes over T ÷ tp × k × h; 9 kernels plus 2 per local expert (4 under fp8)",
+    ],
+    constants: &[
+        "GROUPED_GEMM_SETUP_TOKENS",
+        "MOE_PERMUTE_PASSES",
+        "MOE_KERNELS",
+        "MOE_DISPATCH_BYTES",
+    ],
+};
