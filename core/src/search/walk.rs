@@ -58,7 +58,7 @@ pub(super) fn walk_layouts(
                 if base.global_batch % dp != 0 {
                     continue;
                 }
-                for experts in expert_degrees(&model, tp, tp * cp * dp) {
+                for experts in expert_degrees(&model, tp * cp * dp) {
                     groups.push(walk.group((tp, pp, cp), experts, dp, split));
                 }
             }
@@ -374,28 +374,19 @@ fn without_flavour(l: &Layout) -> Layout {
     l
 }
 
-/// Expert degrees to try for a stage of `stage` GPUs with tensor degree
-/// `tp`: for an MoE model, every power-of-two EP dividing the routed
-/// experts and the stage, each with ETP 1 (Megatron-Core's default, and
-/// every published MoE recipe here) and, under TP, ETP equal to TP; for a
-/// dense model, none.
-fn expert_degrees(model: &crate::model::Model, tp: u32, stage: u32) -> Vec<(u32, u32)> {
+/// Expert degrees to try for a stage of `stage` GPUs: for an MoE model,
+/// every power-of-two EP dividing the routed experts and the stage, with
+/// ETP 1 (Megatron-Core's default and every published MoE recipe here;
+/// searching ETP = TP as well doubled the groups of a search, so a layout
+/// with ETP is evaluated only when asked for); for a dense model, none.
+fn expert_degrees(model: &crate::model::Model, stage: u32) -> Vec<(u32, u32)> {
     let Some(e) = model.moe else {
         return alloc::vec![(1, 1)];
     };
-    let mut out = Vec::new();
-    for ep in powers_of_two(e.experts.min(stage)) {
-        if e.experts % ep != 0 {
-            continue;
-        }
-        let etps: &[u32] = if tp > 1 { &[1, tp] } else { &[1] };
-        for &etp in etps {
-            if stage % (ep * etp) == 0 {
-                out.push((ep, etp));
-            }
-        }
-    }
-    out
+    powers_of_two(e.experts.min(stage))
+        .filter(|&ep| e.experts % ep == 0 && stage % ep == 0)
+        .map(|ep| (ep, 1))
+        .collect()
 }
 
 /// Micro-batches to try for a replica of `per_replica` sequences: powers
