@@ -109,7 +109,7 @@ test.describe('model page', () => {
     const model = page.getByTestId('model-page');
     await expect(model).toBeVisible();
     await expect(page.getByTestId('chart-throughput')).toBeHidden();
-    for (const section of ['stacks', 'compute', 'collectives', 'overlap', 'memory', 'power']) {
+    for (const section of ['stacks', 'compute', 'collectives', 'experts', 'overlap', 'memory', 'power']) {
       await expect(page.locator(`#model-${section} .eq`).first()).toBeVisible();
     }
     const calibration = page.getByTestId('calibration-table').locator('tbody tr');
@@ -124,7 +124,7 @@ test.describe('model page', () => {
     // Published runs: one row each, with the model's number and the difference.
     await expect(page.getByTestId('runs-summary')).toContainText(/\d+ of 111 published runs .* 67 of them are held out of the fit/);
     const runs = page.getByTestId('runs-table').locator('tbody tr');
-    await expect(runs).toHaveCount(89);
+    await expect(runs).toHaveCount(111);
     await expect(runs.first().locator('td').nth(5)).toHaveText('fitted on');
     await expect(runs.last().locator('td').nth(5)).toHaveText('held out');
     await expect(runs.first().locator('td').nth(1)).toHaveText('megatron-2021');

@@ -5,7 +5,7 @@
 use super::{Gap, Source};
 
 /// What the model is believed to miss on mixture-of-experts runs.
-const MOE_GAP: &str = "MoE layers of small width run well below the model's rate, and the miss grows as the hidden size shrinks (on GB200: DeepSeek-V3's 7168 within 1%, Qwen3 235B's 4096 +36%, GPT-OSS's 2880 +83%): grouped GEMMs of small N and K, and the per-layer work around the experts (routing, permutation, the host's sync on token counts), which no published grouped-GEMM or MoE-layer profile here measures; on H100 under PyTorch FSDP2 (Automodel) the model is instead 32-40% too slow for DeepSeek-V3, whose All-to-All across 8 nodes DeepEP overlaps and the model exposes";
+const MOE_GAP: &str = "MoE layers of small width run well below the model's rate, and the miss grows as the hidden size shrinks (on GB200: DeepSeek-V3's 7168 -2%, Qwen3 235B's 4096 +32%, GPT-OSS's 2880 +83%): grouped GEMMs of small N and K, and the per-layer work around the experts (routing, permutation, the host's sync on token counts), which no published grouped-GEMM or MoE-layer profile here measures; on H100 under PyTorch FSDP2 (Automodel) the model is instead 33-43% too slow for DeepSeek-V3, whose All-to-All across 8 nodes DeepEP overlaps and the model exposes";
 
 /// Every source of [`super::ROWS`]. The first eight are fitted on; the next
 /// seven were added after the constants were fitted and are held out of
