@@ -150,7 +150,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             sp: r.chance(50),
             schedule: r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
             virtual_stages: r.count(3),
-            ep: r.count(8),
+            ep: if r.chance(60) { 1 } else { r.count(8) },
             etp: if r.chance(80) { 1 } else { r.count(3) },
         },
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
