@@ -143,7 +143,7 @@ pub(super) fn breakdown<DB: DrawingBackend>(
         .map(|(h, s)| h / s.max(1e-12) * 100.0)
         .fold(100.0, f64::max);
     let pins = v.pins.len();
-    let (plot, side) = with_legend(root, 8 + pins);
+    let (plot, side) = with_legend(root, 9 + pins);
     let mut chart = category_chart(&plot, &labels, "GPUs", "% of step time", hidden_max * 1.02)?;
     let mut hits = Vec::new();
     let current = v.controls.nodes;
