@@ -248,6 +248,36 @@ mod tests {
         }
     }
 
+    /// The routed experts' weights split over EP, and their optimizer
+    /// state over the expert data-parallel group that is left.
+    #[test]
+    fn expert_memory_is_sharded_over_ep_and_the_expert_data_parallel_group() {
+        let mut cfg = findings::base(H100, 128, "llama2-7b", 1024, 1);
+        cfg.model = crate::model::DEEPSEEK_V3;
+        let p = &mut cfg.layout.parallel;
+        (p.tp, p.pp, p.ep) = (1, 16, 8);
+        p.dp = crate::scenario::DataParallel::Zero1;
+        let at = |cfg: &crate::scenario::Config| crate::memory::per_gpu(cfg);
+        let ep8 = at(&cfg);
+        cfg.layout.parallel.ep = 64;
+        let ep64 = at(&cfg);
+        let (dense, expert) = cfg.layer_params_local();
+        // 64 GPUs per stage: expert data parallelism 8 at EP 8, 1 at EP 64.
+        assert_eq!(cfg.expert_dp(), 1);
+        cfg.layout.parallel.ep = 8;
+        assert_eq!(cfg.expert_dp(), 8);
+        // Weights: bf16 of the dense part and of experts / EP experts.
+        let (most, last) = cfg.pipeline_split();
+        let layers = f64::from(most.max(last));
+        let gone = 2.0 * (expert * 64.0 / 8.0 - expert) * layers;
+        assert!((ep8.weights.0 - ep64.weights.0 - gone).abs() < 1e6);
+        // ZeRO-1's optimizer state of the experts: 8 times the experts over
+        // 8 expert replicas, or one share each unsharded, the same bytes.
+        let rel = (ep8.optimizer.0 - ep64.optimizer.0).abs() / ep64.optimizer.0;
+        assert!(rel < 1e-9, "{ep8:?} {ep64:?}");
+        assert!(dense > 0.0);
+    }
+
     #[test]
     fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
         let mut cfg = findings::base(crate::hardware::GB200, 64, "llama2-7b", 4096, 1);
