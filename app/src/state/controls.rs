@@ -260,6 +260,7 @@ impl Controls {
     /// The scenario file these controls describe, at `nodes` nodes.
     #[must_use]
     pub fn scenario_at(&self, nodes: u32, gpu: &'static str) -> Scenario {
+        let experts = model_of(self).moe.is_some();
         let o = self.overrides;
         Scenario {
             hardware: HardwareSpec {
@@ -295,16 +296,8 @@ impl Controls {
                     1
                 },
                 // Expert degrees only where the model has experts.
-                ep: if model_of(self).moe.is_some() {
-                    self.ep
-                } else {
-                    1
-                },
-                etp: if model_of(self).moe.is_some() {
-                    self.etp
-                } else {
-                    1
-                },
+                ep: if experts { self.ep } else { 1 },
+                etp: if experts { self.etp } else { 1 },
             },
             recompute: self.recompute,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {
