@@ -15,6 +15,22 @@ use scalescope_core::model::{find_preset, Mlp};
 use scalescope_core::scenario::{DataParallel, Precision, Recompute, Schedule};
 use scalescope_core::stack::StackId;
 
+/// A custom model's shape, every field (no default to leave out).
+fn put_custom_model(c: &Controls, out: &mut Vec<(&str, String)>) {
+    let m = c.custom;
+    for (k, v) in [
+        ("layers", m.layers),
+        ("hidden", m.hidden),
+        ("heads", m.heads),
+        ("kv", m.kv_heads),
+        ("ffn", m.ffn),
+        ("vocab", m.vocab),
+    ] {
+        out.push((k, v.to_string()));
+    }
+    out.push(("mlp", m.mlp.key().into()));
+}
+
 /// Encodes the controls as a query string (without the leading `?`).
 #[must_use]
 pub fn to_query(c: &Controls) -> String {
@@ -29,18 +45,7 @@ pub fn to_query(c: &Controls) -> String {
     put("nodes", c.nodes.to_string(), d.nodes.to_string());
     put("model", c.model.into(), d.model.into());
     if c.model == "custom" {
-        let m = c.custom;
-        for (k, v) in [
-            ("layers", m.layers),
-            ("hidden", m.hidden),
-            ("heads", m.heads),
-            ("kv", m.kv_heads),
-            ("ffn", m.ffn),
-            ("vocab", m.vocab),
-        ] {
-            out.push((k, v.to_string()));
-        }
-        out.push(("mlp", m.mlp.key().into()));
+        put_custom_model(c, &mut out);
     }
     let mut put = |k: &'static str, v: String, default: String| {
         if v != default {
@@ -53,6 +58,11 @@ pub fn to_query(c: &Controls) -> String {
     put("cp", c.cp.to_string(), d.cp.to_string());
     put("ep", c.ep.to_string(), d.ep.to_string());
     put("etp", c.etp.to_string(), d.etp.to_string());
+    put(
+        "epo",
+        bool_key(c.ep_overlap).into(),
+        bool_key(d.ep_overlap).into(),
+    );
     put("dp", c.dp.key().into(), d.dp.key().into());
     put("sp", bool_key(c.sp).into(), bool_key(d.sp).into());
     put("schedule", c.schedule.key().into(), d.schedule.key().into());
@@ -298,6 +308,7 @@ fn read_choice(c: &mut Controls, key: &str, value: &str) -> Option<bool> {
             .is_some(),
         "stack" => StackId::parse(value).map(|v| c.stack = v).is_some(),
         "sp" => flag().map(|v| c.sp = v).is_some(),
+        "epo" => flag().map(|v| c.ep_overlap = v).is_some(),
         "best" => flag().map(|v| c.best = v).is_some(),
         _ => return None,
     })

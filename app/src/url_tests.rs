@@ -34,6 +34,7 @@ fn every_control_round_trips() {
         cp: 2,
         ep: 16,
         etp: 2,
+        ep_overlap: false,
         dp: DataParallel::Hsdp,
         sp: false,
         schedule: Schedule::Interleaved,

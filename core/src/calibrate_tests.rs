@@ -54,6 +54,7 @@ fn setting(
         virtual_stages: 1,
         ep: 1,
         etp: 1,
+        ep_overlap: false,
     };
     s.stack = stack;
     s

@@ -225,6 +225,45 @@ pub fn send_recv(bytes: Bytes, same_node: bool, links: &Links) -> Seconds {
     links.base_latency + lat + bytes / bw
 }
 
+/// Time of an exchange in which each rank sends `copies` of `unit` bytes,
+/// `.0` of them over NVLink and `.1` across the network, both links at
+/// once, each at NCCL's bus rate on it (DeepEP measures 153-158 of H800's
+/// 200 GB/s per direction inside a node, 0.78, and NCCL's maintainers put
+/// All-to-All across nodes at one NIC's 46-49 GB/s of 50, 0.9: the links'
+/// efficiencies), after one collective's start-up and one step's latency.
+#[must_use]
+pub fn exchange((nvlink, network): (f64, f64), unit: Bytes, links: &Links) -> Seconds {
+    if nvlink + network <= 0.0 {
+        return Seconds(0.0);
+    }
+    let step = if network > 0.0 {
+        links.network_step
+    } else {
+        links.nvlink_step
+    };
+    (unit * nvlink / links.nvlink).max(unit * network / links.network) + links.base_latency + step
+}
+
+/// An All-to-All of `bytes` per rank over `group`, as nccl-tests runs it:
+/// each rank sends `bytes / ranks` to every other, inside its NVLink
+/// domain over NVLink and beyond it over its NIC. The bus bandwidth is
+/// nccl-tests' `bytes x (n - 1) / n / time`.
+#[must_use]
+pub fn all_to_all(bytes: Bytes, group: Group, links: &Links) -> CollectiveCost {
+    let n = f64::from(group.ranks);
+    let inside = f64::from(group.ranks_per_node);
+    let t = exchange(((inside - 1.0) / n, (n - inside) / n), bytes, links);
+    CollectiveCost {
+        algorithm: Algorithm::Ring,
+        time: t,
+        bus_bandwidth: if t.0 > 0.0 {
+            Bandwidth(bytes.0 * (n - 1.0) / n / t.0)
+        } else {
+            ring_bus_bandwidth(group, links)
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +280,19 @@ mod tests {
             ring_step_factor: 1.0,
             nvls: false,
         }
+    }
+
+    /// Inside a node an All-to-All runs at NVLink's rate; across nodes
+    /// every rank's NIC carries all but its node's share, so the bus rate
+    /// falls to about one NIC's.
+    #[test]
+    fn all_to_all_falls_from_nvlink_to_one_nic_across_nodes() {
+        let bytes = Bytes::mb(1024.0);
+        let bw = |ranks, per_node| all_to_all(bytes, Group::new(ranks, per_node), &h100());
+        assert!((bw(8, 8).bus_bandwidth.as_gb_s() - 360.0).abs() < 5.0);
+        let across = bw(512, 8).bus_bandwidth.as_gb_s();
+        assert!((across - 45.0).abs() < 2.0, "{across}");
+        assert_eq!(bw(1, 1).time, Seconds(0.0));
     }
 
     #[test]

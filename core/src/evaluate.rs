@@ -348,18 +348,29 @@ impl Step {
         let (layer, head_fwd) = phases::compute(cfg, &shape);
         let tensor = phases::tensor(cfg, &shape, &links);
         let context = phases::context(cfg, &shape, &links, layer.attention, slowdown);
-        let a2a = crate::experts::exchange(cfg, &shape, &links);
         let recompute = cfg.layout.recompute;
-        let gpu_fwd =
-            layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd + a2a.fwd;
-        let gpu_bwd = layer.backward()
+        let m = f64::from(cfg.micro_batches().max(1));
+        let v = if p.schedule == Schedule::Interleaved && p.pp > 1 {
+            f64::from(p.virtual_stages)
+        } else {
+            1.0
+        };
+        let compute_fwd = layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd;
+        let compute_bwd = layer.backward()
             + layer.recompute(recompute, cfg.stack.flash_attention)
             + tensor.bwd
             + tensor.recompute
-            + a2a.bwd
-            + a2a.recompute(recompute)
             + context.bwd.exposed
             + context.stretch_bwd;
+        let a2a = crate::experts::exchange(cfg, &shape, &links).overlapped(
+            cfg,
+            &layer,
+            (compute_fwd, compute_bwd),
+            slowdown,
+            (m, v),
+        );
+        let gpu_fwd = compute_fwd + a2a.fwd + a2a.stretch_fwd;
+        let gpu_bwd = compute_bwd + a2a.bwd + a2a.recompute(recompute) + a2a.stretch_bwd;
         let (ops_fwd, ops_bwd) = phases::kernels(cfg);
         let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
         let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
@@ -369,12 +380,8 @@ impl Step {
             shape,
             links,
             slowdown,
-            m: f64::from(cfg.micro_batches().max(1)),
-            v: if p.schedule == Schedule::Interleaved && p.pp > 1 {
-                f64::from(p.virtual_stages)
-            } else {
-                1.0
-            },
+            m,
+            v,
             layer,
             head_fwd,
             tensor,
@@ -445,7 +452,12 @@ impl Step {
                 recompute: layer.recompute(cfg.layout.recompute, cfg.stack.flash_attention) * each,
                 optimizer,
                 bubble: zero,
-                contention: (cp.stretch_fwd + cp.stretch_bwd) * each + dp.stretch,
+                contention: (cp.stretch_fwd
+                    + cp.stretch_bwd
+                    + self.a2a.stretch_fwd
+                    + self.a2a.stretch_bwd)
+                    * each
+                    + dp.stretch,
                 host: (self.host_fwd + self.host_bwd) * each,
                 dp_allgather: dp.allgather,
                 dp_reduce_scatter: dp.reduce_scatter,
@@ -458,8 +470,11 @@ impl Step {
                 pp: phases::pipeline(cfg, &self.shape, &self.links, m),
                 ep: {
                     let a = &self.a2a;
-                    let t = (a.fwd + a.bwd + a.recompute(cfg.layout.recompute)) * each;
-                    Comm::new(t, t)
+                    let again = a.recompute(cfg.layout.recompute);
+                    Comm::new(
+                        (a.wire_fwd + a.wire_bwd + again) * each,
+                        (a.fwd + a.bwd + again) * each,
+                    )
                 },
             },
             layers,

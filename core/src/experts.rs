@@ -19,6 +19,7 @@ use crate::collective::Links;
 use crate::model::{Mlp, Moe};
 use crate::phases::Shape;
 use crate::scenario::Config;
+use crate::stack::EpDispatch;
 use crate::units::{Bytes, Seconds};
 
 /// What one layer's MoE part adds to its compute, the mean over the
@@ -120,48 +121,144 @@ fn quantize_kernels(cfg: &Config, local: f64) -> f64 {
 }
 
 /// The All-to-All of one layer and micro-batch, the mean over the layers:
-/// dispatch and combine in the forward, their gradients in the backward.
+/// dispatch and combine in the forward, their gradients in the backward,
+/// as long as they take on the links (`wire_*`) and as much of that as
+/// the layer waits for (`fwd`, `bwd`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct AllToAll {
-    /// Forward: dispatch and combine.
+    /// Forward: dispatch and combine, what the layer waits for.
     pub fwd: Seconds,
-    /// Backward: the same two, reversed.
+    /// Backward: the same two, reversed, what the layer waits for.
     pub bwd: Seconds,
+    /// Forward: dispatch and combine on the links.
+    pub wire_fwd: Seconds,
+    /// Backward: their gradients on the links.
+    pub wire_bwd: Seconds,
+    /// Compute slowed beside a hidden forward All-to-All (its kernels hold
+    /// SMs), charged to the forward.
+    pub stretch_fwd: Seconds,
+    /// The same beside the backward's.
+    pub stretch_bwd: Seconds,
+    /// Whether another micro-batch's compute hides it.
+    pub overlapped: bool,
 }
 
 impl AllToAll {
-    /// The forward's again, under full recomputation.
+    /// The forward's again, under full recomputation (the combined
+    /// schedule never runs with it, so it is blocking).
     pub(crate) fn recompute(&self, r: crate::scenario::Recompute) -> Seconds {
         if r == crate::scenario::Recompute::Full {
-            self.fwd
+            self.wire_fwd
         } else {
             Seconds(0.0)
         }
     }
+
+    /// The least a layer waits for it in any layout of the same degrees:
+    /// all of it when it blocks, none when it may hide.
+    pub(crate) fn floor(&self) -> Seconds {
+        if self.overlapped {
+            Seconds(0.0)
+        } else {
+            self.fwd + self.bwd
+        }
+    }
+
+    /// Under Megatron-Core's combined 1F1B schedule
+    /// (`overlap_moe_expert_parallel_comm`) each layer's forward of one
+    /// micro-batch runs beside its backward of the previous one, split in
+    /// sub-modules: each of the four All-to-Alls (the forward's dispatch
+    /// and combine, the backward's) runs beside one compute sub-module of
+    /// the other direction, the experts' MLP or the rest of the layer,
+    /// and shows where it outlasts it; its kernels hold SMs, slowing that
+    /// compute. The micro-batches of the warm-up and cool-down have no
+    /// partner: `v x pp` of the `m x v` passes of an average stage
+    /// (Megatron's warm-up of the interleaved schedule plus the one the
+    /// combined schedule adds; one without a pipeline).
+    pub(crate) fn overlapped(
+        self,
+        cfg: &Config,
+        layer: &crate::phases::LayerCompute,
+        (compute_fwd, compute_bwd): (Seconds, Seconds),
+        slowdown: f64,
+        (m, v): (f64, f64),
+    ) -> Self {
+        let p = cfg.layout.parallel;
+        let wire = self.wire_fwd + self.wire_bwd;
+        if !p.ep_overlap
+            || cfg.layout.recompute == crate::scenario::Recompute::Full
+            || wire.0 <= 0.0
+        {
+            return self;
+        }
+        let passes = (m * v).max(1.0);
+        let alone = (v * f64::from(p.pp.max(1))).min(passes);
+        let paired = (passes - alone) / passes;
+        // The experts' MLP and the rest, forward and backward (two GEMMs
+        // per forward one).
+        let mlp_f = layer.experts.min(compute_fwd);
+        let mlp_b = (layer.experts * 2.0).min(compute_bwd);
+        let beside = |wire: Seconds, (a, b): (Seconds, Seconds)| {
+            let (e1, s1) = crate::phases::overlap(wire * 0.5, a, slowdown);
+            let (e2, s2) = crate::phases::overlap(wire * 0.5, b, slowdown);
+            (e1 + e2, s1 + s2)
+        };
+        let (exp_f, con_f) = beside(self.wire_fwd, (mlp_b, compute_bwd - mlp_b));
+        let (exp_b, con_b) = beside(self.wire_bwd, (mlp_f, compute_fwd - mlp_f));
+        let mix = |pair: Seconds, whole: Seconds| pair * paired + whole * (1.0 - paired);
+        Self {
+            fwd: mix(exp_f, self.wire_fwd),
+            bwd: mix(exp_b, self.wire_bwd),
+            // The forward's All-to-All slows the backward's compute it
+            // hides behind, and the other way round.
+            stretch_fwd: con_b * paired,
+            stretch_bwd: con_f * paired,
+            overlapped: true,
+            ..self
+        }
+    }
 }
 
-/// One All-to-All of `bytes` per GPU over an expert-parallel group of
-/// `ep` ranks, `inside` of them in this GPU's NVLink domain: the share
-/// for ranks inside crosses NVLink while the rest crosses the network, at
-/// once, each at NCCL's bus rate on its link (DeepEP measures 153-158 of
-/// H800's 200 GB/s per direction inside a node, 0.78, and NCCL's
-/// maintainers put All-to-All across nodes at one NIC's 46-49 GB/s of
-/// 50, 0.9: the links' efficiencies), after one collective's start-up and
-/// one step's latency.
-pub(crate) fn all_to_all(bytes: Bytes, ep: u32, inside: u32, links: &Links) -> Seconds {
-    if ep <= 1 {
-        return Seconds(0.0);
+/// Chance that none of a token's `k` experts, drawn without repeats from
+/// `experts` with balanced routing, is among a given `s` of them.
+fn none_among(experts: f64, s: f64, k: u32) -> f64 {
+    let mut p = 1.0;
+    for i in 0..k {
+        let i = f64::from(i);
+        p *= ((experts - s - i) / (experts - i)).max(0.0);
     }
-    let ep_f = f64::from(ep);
-    let inside = f64::from(inside.clamp(1, ep));
-    let nvlink = bytes * ((inside - 1.0) / ep_f) / links.nvlink;
-    let network = bytes * ((ep_f - inside) / ep_f) / links.network;
-    let step = if inside < ep_f {
-        links.network_step
-    } else {
-        links.nvlink_step
-    };
-    nvlink.max(network) + links.base_latency + step
+    p
+}
+
+/// Copies of one token an expert-parallel rank sends per direction of one
+/// All-to-All: over NVLink and across the network. NCCL's All-to-All sends
+/// every routed copy to its expert's GPU; the deduplicating kernels
+/// (DeepEP, HybridEP) send a token once to each GPU holding any of its
+/// experts and across the network once to each other NVLink domain, whose
+/// receiving GPU forwards it (DeepEP's README: "forwarding from NVLink to
+/// RDMA domain").
+pub(crate) fn copies(
+    dispatch: EpDispatch,
+    (experts, top_k): (u32, u32),
+    ep: u32,
+    inside: u32,
+) -> (f64, f64) {
+    let (e, ep_f) = (f64::from(experts), f64::from(ep.max(1)));
+    let inside = f64::from(inside.clamp(1, ep.max(1)));
+    let k = f64::from(top_k);
+    match dispatch {
+        EpDispatch::Nccl => (k * (inside - 1.0) / ep_f, k * (ep_f - inside) / ep_f),
+        EpDispatch::Deduplicated => {
+            let per_gpu = e / ep_f;
+            let domains = ep_f / inside;
+            let gpu_hit = 1.0 - none_among(e, per_gpu, top_k);
+            let domain_hit = 1.0 - none_among(e, per_gpu * inside, top_k);
+            (
+                (ep_f - 1.0) * gpu_hit,
+                (domains - 1.0).max(0.0) * domain_hit,
+            )
+        }
+    }
 }
 
 /// Ranks of an EP group inside one NVLink domain: expert groups are laid
@@ -172,30 +269,40 @@ pub(crate) fn ep_inside_domain(cfg: &Config) -> u32 {
 }
 
 /// The dispatch and combine of one layer and micro-batch: each GPU sends
-/// its routed token copies (`tokens / TP × top_k × load` of `hidden`
-/// values, in bf16) to the experts' GPUs, and receives them back.
+/// its `tokens / TP` tokens (`hidden` values each, in bf16, times the
+/// load) to its experts' GPUs as the stack's dispatcher does
+/// ([`copies`]), and receives them back; blocking until
+/// [`AllToAll::overlapped`] says otherwise.
 pub(crate) fn exchange(cfg: &Config, s: &Shape, links: &Links) -> AllToAll {
     let Some(e): Option<Moe> = cfg.model.moe else {
         return AllToAll::default();
     };
     let p = cfg.layout.parallel;
-    let bytes = Bytes(
-        tokens_in(cfg, s)
-            * f64::from(e.top_k)
-            * e.load()
-            * f64::from(cfg.model.hidden)
-            * cal::MOE_DISPATCH_BYTES,
+    if p.ep <= 1 {
+        return AllToAll::default();
+    }
+    let unit =
+        Bytes(tokens_in(cfg, s) * e.load() * f64::from(cfg.model.hidden) * cal::MOE_DISPATCH_BYTES);
+    let sent = copies(
+        cfg.stack.ep_dispatch,
+        (e.experts, e.top_k),
+        p.ep,
+        ep_inside_domain(cfg),
     );
-    let one = all_to_all(bytes, p.ep, ep_inside_domain(cfg), links) * cfg.model.moe_share();
+    let one = crate::collective::exchange(sent, unit, links) * cfg.model.moe_share();
     AllToAll {
         fwd: one * 2.0,
         bwd: one * 2.0,
+        wire_fwd: one * 2.0,
+        wire_bwd: one * 2.0,
+        ..AllToAll::default()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collective::exchange;
     use crate::findings;
     use crate::hardware::H100;
 
@@ -203,13 +310,69 @@ mod tests {
     fn all_to_all_inside_a_node_runs_at_nvlink_and_across_at_the_nic() {
         let cfg = findings::base(H100, 8, "llama2-7b", 512, 1);
         let links = cfg.cluster.links();
-        let bytes = Bytes(64e6);
-        let inside = all_to_all(bytes, 8, 8, &links);
-        let across = all_to_all(bytes, 64, 8, &links);
+        // 64 MB of routed copies: 8 MB per copy of a token batch, top 8.
+        let unit = Bytes(8e6);
+        let nccl = |ep, inside| copies(EpDispatch::Nccl, (256, 8), ep, inside);
+        let inside = exchange(nccl(8, 8), unit, &links);
+        let across = exchange(nccl(64, 8), unit, &links);
         // 7/8 of 64 MB at H100's 360 GB/s bus rate, 56/64 at 45 GB/s.
         assert!((inside.0 * 1e3 - 0.156).abs() < 0.02, "{inside:?}");
         assert!((across.0 * 1e3 - 1.244).abs() < 0.05, "{across:?}");
-        assert_eq!(all_to_all(bytes, 1, 1, &links), Seconds(0.0));
+        assert_eq!(exchange(nccl(1, 1), unit, &links), Seconds(0.0));
+    }
+
+    /// DeepSeek-V3's 256 experts, top 8, over EP 64 on 8 nodes of 8: NCCL
+    /// sends 7 of a token's 8 copies across the network; DeepEP sends it
+    /// once to each other node holding one of its experts, 7 x (1 -
+    /// C(224, 8) / C(256, 8)) = 4.6 on average, and once to each GPU.
+    #[test]
+    fn deduplicating_dispatch_sends_a_token_once_per_node_and_gpu() {
+        let nccl = copies(EpDispatch::Nccl, (256, 8), 64, 8);
+        let dedup = copies(EpDispatch::Deduplicated, (256, 8), 64, 8);
+        assert!((nccl.1 - 7.0).abs() < 1e-9 && (nccl.0 - 0.875).abs() < 1e-9);
+        assert!((dedup.1 - 4.63).abs() < 0.01, "{dedup:?}");
+        // 63 other GPUs, each holding 4 experts: 63 x (1 - C(252, 8) / C(256, 8)).
+        assert!((dedup.0 - 7.56).abs() < 0.01, "{dedup:?}");
+        // One expert per token: nothing to deduplicate.
+        let one = copies(EpDispatch::Deduplicated, (64, 1), 64, 8);
+        let plain = copies(EpDispatch::Nccl, (64, 1), 64, 8);
+        assert!((one.1 - plain.1).abs() < 1e-9, "{one:?} {plain:?}");
+        // Inside one domain nothing crosses the network.
+        assert_eq!(copies(EpDispatch::Deduplicated, (128, 8), 8, 8).1, 0.0);
+    }
+
+    /// The combined 1F1B schedule hides each micro-batch's All-to-All
+    /// behind its partner's compute: what shows falls, the links carry the
+    /// same, and the SMs its kernels hold show as contention. Under full
+    /// recomputation Megatron-Core refuses the schedule, so nothing hides.
+    #[test]
+    fn combined_1f1b_hides_the_all_to_all_behind_the_partner_micro_batch() {
+        let mut cfg = findings::base(H100, 32, "llama2-7b", 2048, 1);
+        cfg.model = crate::model::QWEN3_235B_A22B;
+        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+        let p = &mut cfg.layout.parallel;
+        (p.tp, p.pp, p.ep, p.sp) = (2, 8, 32, true);
+        p.schedule = crate::scenario::Schedule::Interleaved;
+        p.virtual_stages = 4;
+        p.dp = crate::scenario::DataParallel::Zero1;
+        cfg.layout.recompute = crate::scenario::Recompute::Selective;
+        let run = |cfg: &Config| crate::evaluate::evaluate(cfg).unwrap();
+        let blocking = run(&cfg);
+        cfg.layout.parallel.ep_overlap = true;
+        let hidden = run(&cfg);
+        let (b, h) = (blocking.breakdown, hidden.breakdown);
+        assert!((b.ep.total.0 - h.ep.total.0).abs() < 1e-9);
+        assert!(
+            h.ep.exposed.0 < 0.5 * b.ep.exposed.0,
+            "{:?} {:?}",
+            b.ep,
+            h.ep
+        );
+        assert!(h.contention.0 > b.contention.0);
+        assert!(hidden.step_time_s < blocking.step_time_s);
+        cfg.layout.recompute = crate::scenario::Recompute::Full;
+        let full = run(&cfg).breakdown.ep;
+        assert!((full.exposed.0 - full.total.0).abs() < 1e-9, "{full:?}");
     }
 
     /// DeepGEMM's grouped fp8 GEMMs on H800 (its first README): at N 4096

@@ -22,6 +22,10 @@ pub(crate) struct LayerCompute {
     pub attention: Seconds,
     /// Forward element-wise (memory-bound) kernels.
     pub elementwise: Seconds,
+    /// Of the forward GEMMs, the MoE part's (experts, shared experts,
+    /// router): the chunk an overlapped All-to-All of the other direction
+    /// hides behind.
+    pub experts: Seconds,
 }
 
 impl LayerCompute {
@@ -186,6 +190,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
             + t0 * 2.0
     };
     let layer = LayerCompute {
+        experts: moe.gemm,
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
         elementwise: Bytes(2.0 * ew_elements) / s.hbm

@@ -43,8 +43,7 @@ impl Step {
             + layer.backward()
             + self.tensor.fwd
             + self.tensor.bwd
-            + self.a2a.fwd
-            + self.a2a.bwd;
+            + self.a2a.floor();
         let last = (per_layer * f64::from(last_layers.max(1)) + self.head_fwd * 3.0) * self.m;
         let p = self.cfg.layout.parallel;
         let per_sequence = per_layer / f64::from(self.cfg.layout.micro_batch.max(1));

@@ -69,6 +69,7 @@ prop_compose! {
                     virtual_stages: v,
                     ep: 1,
                     etp: 1,
+                    ep_overlap: false,
                 },
                 micro_batch: mb,
                 recompute: RECOMPUTE[rc],
@@ -174,7 +175,7 @@ proptest! {
                 seq_len: 4096,
                 global_batch: nodes * 8 * mb,
                 layout: Layout {
-                    parallel: Parallel { dp: DP[dp], tp: 1, pp: 1, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1 },
+                    parallel: Parallel { dp: DP[dp], tp: 1, pp: 1, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1, ep_overlap: false },
                     micro_batch: mb,
                     recompute: Recompute::None,
                 },
@@ -212,7 +213,7 @@ proptest! {
             seq_len: 4096,
             global_batch: 8 * pp,
             layout: Layout {
-                parallel: Parallel { dp: DataParallel::Zero1, tp: 8, pp, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1 },
+                parallel: Parallel { dp: DataParallel::Zero1, tp: 8, pp, cp: 1, sp: false, schedule: Schedule::OneFOneB, virtual_stages: 1, ep: 1, etp: 1, ep_overlap: false },
                 micro_batch: 1,
                 recompute: Recompute::Full,
             },

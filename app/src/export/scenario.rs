@@ -225,6 +225,7 @@ fn layout(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) {
     c.pp = p.pp;
     c.ep = p.ep;
     c.etp = p.etp;
+    c.ep_overlap = p.ep_overlap;
     c.cp = p.cp;
     // A file says nothing of the switch where sequence parallelism cannot
     // run (TP 1, or a stack without it): the switch keeps its place.

@@ -90,6 +90,9 @@ pub struct Controls {
     pub ep: u32,
     /// Expert tensor-parallel degree (likewise).
     pub etp: u32,
+    /// Whether the expert All-to-All hides behind another micro-batch's
+    /// compute (likewise).
+    pub ep_overlap: bool,
     /// Data-parallel flavour.
     pub dp: DataParallel,
     /// Sequence parallelism with TP.
@@ -191,6 +194,7 @@ impl Default for Controls {
             cp: 1,
             ep: 1,
             etp: 1,
+            ep_overlap: false,
             dp: DataParallel::Fsdp,
             sp: true,
             schedule: Schedule::OneFOneB,
@@ -298,6 +302,7 @@ impl Controls {
                 // Expert degrees only where the model has experts.
                 ep: if experts { self.ep } else { 1 },
                 etp: if experts { self.etp } else { 1 },
+                ep_overlap: experts && self.ep_overlap,
             },
             recompute: self.recompute,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {

@@ -289,6 +289,9 @@ fn layout(page: Page) -> impl IntoView {
                 <fieldset class="experts" prop:disabled=move || state::model_of(&controls.get()).moe.is_none()>
                     {slider(page, ep)}
                     {slider(page, etp)}
+                    {switch(page, "ep-overlap-switch", "All-to-All overlap",
+                        " Hide the All-to-All behind the next micro-batch (combined 1F1B; not with full recomputation)",
+                        |c| c.recompute == Recompute::Full, |c| c.ep_overlap, |c, on| c.ep_overlap = on)}
                 </fieldset>
                 {slider(page, mb)}
                 {switch(page, "sp-switch", "Sequence parallelism", " Sequence parallelism with TP",

@@ -277,6 +277,7 @@ impl Row<'_> {
                 virtual_stages: self.count("virtual_stages", Some(1))?,
                 ep: 1,
                 etp: 1,
+                ep_overlap: false,
             },
             recompute: self.choice("recompute", crate::scenario::Recompute::None)?,
             precision: self.choice("precision", crate::scenario::Precision::Bf16)?,

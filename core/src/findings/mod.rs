@@ -202,6 +202,7 @@ pub fn base(gpu: Gpu, nodes: u32, model: &str, global_batch: u32, micro_batch: u
                 virtual_stages: 1,
                 ep: 1,
                 etp: 1,
+                ep_overlap: false,
             },
             micro_batch,
             recompute: Recompute::None,

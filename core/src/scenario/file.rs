@@ -153,6 +153,18 @@ pub struct Parallel {
     /// GPUs, `TP x CP x DP / (EP x ETP)`.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub etp: u32,
+    /// Whether each micro-batch's expert All-to-All runs beside another
+    /// micro-batch's compute (Megatron-Core's
+    /// `overlap_moe_expert_parallel_comm`: the combined 1F1B schedule runs
+    /// one micro-batch's forward beside the previous one's backward). Not
+    /// under full recomputation, which Megatron-Core refuses it with.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ep_overlap: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -320,6 +332,7 @@ impl Scenario {
                 virtual_stages: 1,
                 ep: 1,
                 etp: 1,
+                ep_overlap: false,
             },
             recompute: Recompute::None,
             precision: Precision::Bf16,

@@ -200,6 +200,8 @@ impl<'a> Walk<'a> {
                 virtual_stages: 1,
                 ep,
                 etp,
+                // A setting of the run, as the stack is, kept as given.
+                ep_overlap: base.layout.parallel.ep_overlap,
             },
             micro_batch: largest,
             recompute: Recompute::None,
@@ -296,6 +298,7 @@ impl<'a> Walk<'a> {
                             virtual_stages: v,
                             ep,
                             etp,
+                            ep_overlap: base.layout.parallel.ep_overlap,
                         },
                         micro_batch: mb,
                         recompute: Recompute::None,

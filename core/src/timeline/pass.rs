@@ -94,7 +94,7 @@ impl Recipe {
             .recompute(cfg.layout.recompute, cfg.stack.flash_attention);
         let cp = &step.context;
         let fwd = Direction {
-            compute: (step.layer.forward() + cp.stretch_fwd).0,
+            compute: (step.layer.forward() + cp.stretch_fwd + step.a2a.stretch_fwd).0,
             host: step.host_fwd.0,
             tp: step.tensor.fwd.0,
             a2a: step.a2a.fwd.0,
@@ -105,7 +105,7 @@ impl Recipe {
             dp_exposed: l.fwd_exposed.0,
         };
         let bwd = Direction {
-            compute: (step.layer.backward() + recompute + cp.stretch_bwd).0,
+            compute: (step.layer.backward() + recompute + cp.stretch_bwd + step.a2a.stretch_bwd).0,
             host: step.host_bwd.0,
             tp: (step.tensor.bwd + step.tensor.recompute).0,
             a2a: (step.a2a.bwd + step.a2a.recompute(cfg.layout.recompute)).0,

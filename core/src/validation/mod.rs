@@ -143,6 +143,9 @@ pub struct Row {
     pub degrees: (u32, u32, u32),
     /// Expert-parallel degree (1 for a dense model).
     pub ep: u32,
+    /// Whether the All-to-All hides behind another micro-batch's compute
+    /// (Megatron-Core's combined 1F1B schedule).
+    pub ep_overlap: bool,
     /// Data-parallel flavour.
     pub dp: DataParallel,
     /// Sequence parallelism.
@@ -207,6 +210,7 @@ impl Row {
                     virtual_stages: 1,
                     ep: self.ep,
                     etp: 1,
+                    ep_overlap: self.ep_overlap,
                 },
                 micro_batch: self.micro_batch,
                 recompute: self.tuned.recompute[0],

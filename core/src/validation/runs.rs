@@ -77,6 +77,7 @@ const BASE: Row = Row {
     metric: Metric::Mfu,
     published: 0.0,
     ep: 1,
+    ep_overlap: false,
 };
 
 /// Narayanan et al. Table 1: GPT on A100 80GB, context 2048, full
@@ -261,6 +262,14 @@ const fn on(gpu: Gpu, row: Row) -> Row {
 /// A row of an MoE model with expert parallelism `ep`.
 const fn ep(ep: u32, row: Row) -> Row {
     Row { ep, ..row }
+}
+
+/// A row whose All-to-All hides behind another micro-batch's compute.
+const fn ep_overlap(row: Row) -> Row {
+    Row {
+        ep_overlap: true,
+        ..row
+    }
 }
 
 /// A row in bf16.
@@ -492,6 +501,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::MegatronTflops,
         published: 149.77,
         ep: 1,
+        ep_overlap: false,
         // Assumed: Megatron-DeepSpeed taken as the megatron-2021 stack, without sequence parallelism; 70 layers on 12 stages as the model balances them
     },
     Row {
@@ -513,6 +523,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::Mfu,
         published: 0.43,
         ep: 1,
+        ep_overlap: false,
         // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned
     },
     Row {
@@ -534,6 +545,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::Mfu,
         published: 0.41,
         ep: 1,
+        ep_overlap: false,
         // Assumed: as the 8192-GPU row
     },
     mpt("MPT 1B, 8 H100", H100, 8, (24, 2048, 16), (2048, 112, 14), false, 0.4182),
@@ -626,6 +638,21 @@ pub const ROWS: &[Row] = &[
     on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0))),
     on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0))),
     ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)),
+    // Mixture-of-experts, Megatron-Bridge 26.04 (the same table two releases on: the B200 rows at micro-batch 4 where 26.02 ran 1, the H100 Qwen3 30B row at EP 16 without a pipeline)
+    on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0))),
+    on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0))),
+    on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0))),
+    on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
+    on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0)))),
+    on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0)))),
+    ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0))),
+    on(GB300, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB300", 19, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 31_470.0))),
+    on(GB200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_032.0))),
+    on(B200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 B200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_859.0))),
+    ep(16, nvidia("Qwen3 30B-A3B 26.04, 16 H100", 19, QWEN3_30B, 16, (4096, 1024, 1), (1, 1, 1), V1, DataParallel::Zero1, 8901.0)),
+    on(GB300, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB300", 19, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), &[12], DataParallel::Zero1, 6994.0))),
+    on(GB200, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB200", 19, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), &[3], DataParallel::Zero1, 5672.0))),
+    ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0)),
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)),
     ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)),
@@ -633,6 +660,7 @@ pub const ROWS: &[Row] = &[
     ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
     // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time
     ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0)))),
+    ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 17.6 / 256.0))))),
     ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0)))),
     ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0)))),
 ];
