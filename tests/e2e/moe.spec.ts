@@ -52,6 +52,27 @@ test.describe('mixture-of-experts models', () => {
     app.expectNoProblems();
   });
 
+  test('the All-to-All overlap switch hides it behind the next micro-batch, and the NCCL chart has its curve', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?gpu=h100-sxm5-80gb&model=qwen3-235b-a22b&nodes=32&ep=32&pp=8&tp=2&sp=1&dp=zero1&local=8&mb=1&recompute=selective&stack=megatron');
+    await expect(app.message).toBeHidden();
+    const step = async () => Number((await app.readout('step').innerText()).replace(/[^0-9.]/g, ''));
+    const blocking = await step();
+    await app.repaintAfter(async () => page.getByTestId('ep-overlap-switch').check());
+    await expect.poll(() => page.url()).toContain('epo=1');
+    expect(await step()).toBeLessThan(blocking);
+    // Full recomputation cannot run the combined schedule: the switch greys out.
+    await app.repaintAfter(async () => page.getByTestId('recompute-select').selectOption('full'));
+    await expect(page.getByTestId('ep-overlap-switch')).toBeDisabled();
+    // An All-to-All over every GPU runs at NVLink's rate on one node and at
+    // about one NIC's across many.
+    const rows = await dataRows(page, 'collectives');
+    const a2a = rows.map((r) => Number(r[3]));
+    expect(a2a.every((v) => v > 0)).toBe(true);
+    expect(a2a[0]).toBeGreaterThan(5 * a2a[a2a.length - 1]);
+    app.expectNoProblems();
+  });
+
   test('expert degrees are greyed out for a dense model and ignored by it', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await app.goto('/?ep=8');

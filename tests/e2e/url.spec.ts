@@ -62,7 +62,7 @@ test.describe('links, every control', () => {
   // the order the explorer writes them.
   const EVERY =
     'gpu=a100-sxm4-80gb&nodes=8&model=custom&layers=32&hidden=4096&heads=32&kv=8&ffn=14336' +
-    '&vocab=128256&mlp=gelu&seq=8192&tp=2&pp=2&cp=2&dp=hsdp&sp=0&schedule=interleaved' +
+    '&vocab=128256&mlp=gelu&seq=8192&tp=2&pp=2&cp=2&epo=1&dp=hsdp&sp=0&schedule=interleaved' +
     '&scaling=strong&local=4&global=1024&mb=1&recompute=selective&precision=fp8&stack=megatron&best=1' +
     '&peak=1200&hbm=4000&nvlink=1200&net=800&gpn=4&nvd=16&dpbw=150';
 
@@ -97,6 +97,7 @@ test.describe('links, every control', () => {
     await expect(app.value('batch')).toHaveText(/^1,?024 sequences per step$/);
     await expect(page.getByTestId('best-switch')).toBeChecked();
     await expect(page.getByTestId('sp-switch')).not.toBeChecked();
+    await expect(page.getByTestId('ep-overlap-switch')).toBeChecked();
     const custom = page.getByTestId('custom-model');
     for (const [name, value] of [
       ['layers', '32'],

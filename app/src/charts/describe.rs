@@ -159,8 +159,8 @@ fn generations(v: &Views) -> String {
 fn collectives(v: &Views) -> Option<String> {
     let (a, b) = (v.collectives.first()?, v.collectives.last()?);
     Some(format!(
-        "Between {} and {} nodes, AllGather bus bandwidth {} from {:.0} to {:.0} GB/s and \
-         AllReduce {} from {:.0} to {:.0} GB/s.",
+        "Between {} and {} nodes, AllGather bus bandwidth {} from {:.0} to {:.0} GB/s, \
+         AllReduce {} from {:.0} to {:.0} GB/s and All-to-All {} from {:.0} to {:.0} GB/s.",
         a.nodes,
         b.nodes,
         trend(a.allgather, b.allgather),
@@ -169,6 +169,9 @@ fn collectives(v: &Views) -> Option<String> {
         trend(a.allreduce, b.allreduce),
         a.allreduce,
         b.allreduce,
+        trend(a.alltoall, b.alltoall),
+        a.alltoall,
+        b.alltoall,
     ))
 }
 

@@ -467,7 +467,7 @@ pub(super) fn power<DB: DrawingBackend>(
     dual_axis(root, v, (&left, &right), Some(tdp), true)
 }
 
-/// Chart 7: AllGather and AllReduce bus bandwidth against nodes.
+/// Chart 7: AllGather, AllReduce and All-to-All bus bandwidth against nodes.
 pub(super) fn collectives<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
@@ -479,7 +479,7 @@ pub(super) fn collectives<DB: DrawingBackend>(
     let ymax = c
         .iter()
         .chain(v.pins.iter().flat_map(|p| p.views.collectives.iter()))
-        .map(|b| b.allgather.max(b.allreduce))
+        .map(|b| b.allgather.max(b.allreduce).max(b.alltoall))
         .fold(1.0, f64::max)
         * 1.2;
     let mut chart = ChartBuilder::on(root)
@@ -504,11 +504,14 @@ pub(super) fn collectives<DB: DrawingBackend>(
         RGBColor,
         fn(&crate::state::BusBandwidth) -> f64,
     );
-    let series: [Series; 2] = [
+    let series: [Series; 3] = [
         ("AllReduce (ring, tree or NVLS)", palette::BLUE, |b| {
             b.allreduce
         }),
         ("AllGather (ring)", palette::VERMILLION, |b| b.allgather),
+        ("All-to-All (EP over all GPUs)", palette::INK, |b| {
+            b.alltoall
+        }),
     ];
     let mut hits = Vec::new();
     for (name, colour, f) in series {
@@ -567,10 +570,12 @@ pub(super) fn collectives<DB: DrawingBackend>(
             )
         })
         .collect();
-    legend(
+    // Upper right: the All-to-All runs along the floor and AllReduce's
+    // NVLS point sits over the first node.
+    legend_at(
         &chart,
         &with_pins(&series.map(|(name, colour, _)| (name, colour, 3)), &pins),
-        false,
+        (true, true),
     )?;
     Ok(hits)
 }

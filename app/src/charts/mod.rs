@@ -119,7 +119,7 @@ impl Chart {
             Chart::Power => "Average power per GPU barely falls while throughput does, so tokens per joule drop (paper Figure 1).",
             Chart::Grid => "Every tensor and pipeline degree at the current GPU count, coloured by per-GPU throughput (paper Figures 6, 7 and 10).",
             Chart::Generations => "V100 to GB300 NVL72 at the current node count and workload (paper Figure 7 and section 4.4). * marks extrapolated parts.",
-            Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring) and AllReduce (ring, tree, or NVLS inside one NVLink domain) against nodes (paper Figure 2).",
+            Chart::Collectives => "nccl-tests bus bandwidth of a 1 GB AllGather (ring), AllReduce (ring, tree, or NVLS inside one NVLink domain) and All-to-All over every GPU (an expert-parallel group inside the NVLink domain, then across it) against nodes (paper Figure 2).",
             Chart::Memory => "Memory per GPU by part as the FSDP group grows, against the GPU's HBM (paper Figure 14).",
             Chart::Timeline => "One step of the current setting on the first and last pipeline stage: compute, and each kind of communication beside it. Red ticks mark communication with no compute beside it; shaded, the pipeline bubble. Drag to zoom.",
             Chart::Plan => "Days and dollars to train on the token budget at each cluster size: the cheapest, the fastest, and the knee past which doubling the cluster buys too little speed.",

@@ -287,9 +287,15 @@ fn collectives(v: &Views) -> Vec<Vec<String>> {
         "nodes",
         "allgather_bus_gb_per_s",
         "allreduce_bus_gb_per_s",
+        "alltoall_bus_gb_per_s",
     ])];
     for c in &v.collectives {
-        rows.push(vec![c.nodes.to_string(), n(c.allgather), n(c.allreduce)]);
+        rows.push(vec![
+            c.nodes.to_string(),
+            n(c.allgather),
+            n(c.allreduce),
+            n(c.alltoall),
+        ]);
     }
     rows
 }

@@ -1,5 +1,5 @@
-//! Bus bandwidth of AllGather and AllReduce against the node count, on the
-//! links the step model uses.
+//! Bus bandwidth of AllGather, AllReduce and All-to-All against the node
+//! count, on the links the step model uses.
 
 use super::{sweep_nodes, Controls};
 use scalescope_core::collective::{self, Collective, Group};
@@ -17,9 +17,12 @@ pub struct BusBandwidth {
     pub allgather: f64,
     /// AllReduce (NCCL's faster of ring and tree) bus bandwidth, GB/s.
     pub allreduce: f64,
+    /// All-to-All over every GPU (an expert-parallel group of them all)
+    /// bus bandwidth, GB/s.
+    pub alltoall: f64,
 }
 
-/// Bus bandwidth of both collectives at every node count of the sweep (none
+/// Bus bandwidth of the three collectives at every node count of the sweep (none
 /// when the setting's hardware does not resolve).
 pub(super) fn collectives(c: &Controls) -> Vec<BusBandwidth> {
     let gpn = c.gpus_per_node();
@@ -44,6 +47,9 @@ pub(super) fn collectives(c: &Controls) -> Vec<BusBandwidth> {
                 nodes: n,
                 allgather: bw(Collective::AllGather),
                 allreduce: bw(Collective::AllReduce),
+                alltoall: collective::all_to_all(COLLECTIVE_MESSAGE, g, &links)
+                    .bus_bandwidth
+                    .as_gb_s(),
             }
         })
         .collect()
