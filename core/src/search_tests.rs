@@ -4,6 +4,7 @@ use super::*;
 use crate::evaluate::Step;
 use crate::findings::base;
 use crate::hardware::H100;
+use crate::scenario::{Recompute, Schedule};
 
 #[test]
 fn without_accumulation_a_replica_runs_its_whole_batch_whatever_its_size() {
@@ -124,4 +125,72 @@ fn a_layout_shared_across_flavours_evaluates_as_if_alone() {
         });
         assert!(seen > 100, "{seen}");
     }
+}
+
+/// The memory floor a walk skips a flavour by holds for every layout of
+/// it: enumerated here without the walk (every degree, micro-batch,
+/// schedule, flavour and recomputation a full space allows), no layout
+/// that fits belongs to a flavour the walk calls out of memory.
+#[test]
+fn no_layout_that_fits_is_skipped_as_out_of_memory() {
+    let space = SearchSpace::full();
+    let mut checked = 0;
+    for cfg in pipelined().into_iter().step_by(crate::stack::STACKS.len()) {
+        let walk = Walk::new(&cfg, &space, &|_| f64::INFINITY);
+        let gpus = cfg.cluster.gpus();
+        for tp in [1, 2, 4, 8] {
+            for pp in [1, 2, 4, 8] {
+                for cp in [1, 2] {
+                    if gpus % (tp * pp * cp) != 0 {
+                        continue;
+                    }
+                    let dp = gpus / (tp * pp * cp);
+                    let mut at = cfg;
+                    at.layout.parallel.pp = pp;
+                    let split = at.pipeline_split();
+                    let eps: &[u32] = if cfg.model.moe.is_some() {
+                        &[1, 2, 4, 8]
+                    } else {
+                        &[1]
+                    };
+                    for &ep in eps {
+                        let g = walk.group((tp, pp, cp), (ep, 1), dp, split);
+                        let floors = walk.flavours(&g);
+                        for (i, flavour) in space.dp.iter().enumerate() {
+                            let Some(flavour) = *flavour else { continue };
+                            for mb in [1, 2, 4, 8, 16] {
+                                for (schedule, v) in
+                                    [(Schedule::OneFOneB, 1), (Schedule::Interleaved, 2)]
+                                {
+                                    for r in
+                                        [Recompute::None, Recompute::Selective, Recompute::Full]
+                                    {
+                                        let mut c = cfg;
+                                        let p = &mut c.layout.parallel;
+                                        (p.tp, p.pp, p.cp, p.ep, p.dp) = (tp, pp, cp, ep, flavour);
+                                        (p.schedule, p.virtual_stages) = (schedule, v);
+                                        p.sp = c.stack.sequence_parallel && tp > 1;
+                                        c.layout.micro_batch = mb;
+                                        c.layout.recompute = r;
+                                        if c.check_setting().is_err() || c.check_layout().is_err() {
+                                            continue;
+                                        }
+                                        let fits = crate::memory::per_gpu(&c).total().0
+                                            <= c.cluster.gpu.hbm.0;
+                                        assert!(
+                                            !fits || !floors[i].is_nan(),
+                                            "{:?} fits but its flavour is skipped",
+                                            c.layout
+                                        );
+                                        checked += usize::from(fits);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }

@@ -219,7 +219,8 @@ impl<'a> Walk<'a> {
     /// Each flavour's floor in group `g` (by its index in the space): the
     /// group's, or the longest of the flavour's data-parallel streams at
     /// the largest micro-batch (a stream's collectives run one after
-    /// another within the step, and fewer micro-batches move no more).
+    /// another within the step, and fewer micro-batches move no more);
+    /// [`OUT_OF_MEMORY`] where no layout of the flavour fits.
     pub(super) fn flavours(&self, g: &Group) -> [f64; 5] {
         let mut floors = [f64::INFINITY; 5];
         let mut step = Step::new(&g.probe);
@@ -227,6 +228,10 @@ impl<'a> Walk<'a> {
             let Some(flavour) = flavour else { continue };
             let mut cfg = g.probe;
             cfg.layout.parallel.dp = *flavour;
+            if self.least_memory(g, &cfg) > cfg.cluster.gpu.hbm.0 {
+                floors[i] = OUT_OF_MEMORY;
+                continue;
+            }
             step.for_flavour(&cfg);
             let b = step.stage(g.split.1, true).breakdown;
             let stream = b
@@ -238,6 +243,43 @@ impl<'a> Walk<'a> {
             floors[i] = g.floor.max(stream);
         }
         floors
+    }
+
+    /// A floor under the memory of every layout of group `g` with the
+    /// flavour of `cfg`: its smallest micro-batch, one micro-batch per
+    /// step (the fewest in flight, and no gradients accumulated unsharded),
+    /// 1F1B (no more in flight than interleaving or GPipe), the least of
+    /// the recomputation modes and of the splits the walk uses.
+    fn least_memory(&self, g: &Group, cfg: &Config) -> f64 {
+        let (_, pp, _) = g.degrees;
+        let per_replica = self.base.global_batch / g.dp;
+        let smallest = micro_batch_choices(per_replica, pp, self.space)
+            .filter(|mb| per_replica % mb == 0)
+            .min()
+            .unwrap_or(1);
+        let mut c = *cfg;
+        c.layout.micro_batch = smallest;
+        c.global_batch = g.dp.saturating_mul(smallest);
+        c.layout.parallel.schedule = Schedule::OneFOneB;
+        c.layout.parallel.virtual_stages = 1;
+        let layers = c.model.layers;
+        let even = (layers / pp.max(1), layers / pp.max(1));
+        let splits = [
+            g.split,
+            if layers % pp.max(1) == 0 {
+                even
+            } else {
+                g.split
+            },
+        ];
+        let mut least = f64::INFINITY;
+        for &r in self.recomputes {
+            c.layout.recompute = r;
+            for &split in &splits {
+                least = least.min(memory::per_gpu_split(&c, split).total().0);
+            }
+        }
+        least
     }
 
     /// Every micro-batch, schedule and data-parallel flavour of group `g`
@@ -369,6 +411,10 @@ impl<'a> Walk<'a> {
         visit(&cfg, step.finish(memory, split));
     }
 }
+
+/// A flavour's floor where none of its layouts fits in memory: no
+/// comparison with a cutoff holds for it, so the flavour is never walked.
+const OUT_OF_MEMORY: f64 = f64::NAN;
 
 /// A layout without its data-parallel flavour.
 fn without_flavour(l: &Layout) -> Layout {
