@@ -99,6 +99,8 @@ pub fn to_query(c: &Controls) -> String {
         ("gpn", o.gpus_per_node.map(f64::from)),
         ("nvd", o.nvlink_domain.map(f64::from)),
         ("dpbw", o.dp_overlap_gb_per_s),
+        ("imb", c.routing.imbalance),
+        ("cap", c.routing.capacity),
     ] {
         if let Some(v) = v {
             out.push((k, crate::format::exact(v)));
@@ -373,6 +375,22 @@ fn read_hardware(o: &mut Overrides, p: &mut Param) -> Option<bool> {
     Some(v.is_some())
 }
 
+/// An MoE routing what-if (`imb`, `cap`): at least 1 (an even share),
+/// at most the core's limit; whether the value was valid, or `None` if
+/// the key is not one of these.
+fn read_routing(r: &mut crate::state::Routing, p: &mut Param) -> Option<bool> {
+    let slot = match p.key {
+        "imb" => &mut r.imbalance,
+        "cap" => &mut r.capacity,
+        _ => return None,
+    };
+    let v = p.what_if().filter(|v| *v >= 1.0);
+    if v.is_some() {
+        *slot = v.map(|v| v.min(scalescope_core::scenario::limits::EXPERT_LOAD));
+    }
+    Some(v.is_some())
+}
+
 /// The range of each planner input, as the core's budget checks it.
 pub const PLAN_RANGES: [(&str, f64, f64); 7] = [
     ("tokens", 1.0, 1e16),
@@ -430,6 +448,7 @@ pub fn from_query(query: &str) -> (Controls, Vec<String>) {
         let ok = read_choice(&mut c, &key, &value)
             .or_else(|| read_counted(&mut c, &mut p))
             .or_else(|| read_hardware(&mut c.overrides, &mut p))
+            .or_else(|| read_routing(&mut c.routing, &mut p))
             .or_else(|| read_plan(&mut c.plan, &mut p))
             .or_else(|| read_pin(&mut c, &mut p))
             .or_else(|| read_calibration(&mut c, &mut p, &mut cal_off))

@@ -55,6 +55,10 @@ fn every_control_round_trips() {
             nvlink_domain: Some(32),
             dp_overlap_gb_per_s: Some(120.0),
         },
+        routing: crate::state::Routing {
+            imbalance: Some(1.2),
+            capacity: Some(1.5),
+        },
         plan: PlanInputs {
             tokens: Some(2e12),
             tokens_per_param: 25.0,

@@ -73,6 +73,25 @@ test.describe('mixture-of-experts models', () => {
     app.expectNoProblems();
   });
 
+  test('a router imbalance or a capacity factor slows the experts, and the link keeps it', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?gpu=h100-sxm5-80gb&model=qwen3-30b-a3b&nodes=2&ep=8&dp=zero1&local=8&mb=1&recompute=full&stack=megatron');
+    await expect(app.message).toBeHidden();
+    await expect(page.getByTestId('imbalance-input')).toHaveAttribute('placeholder', '1');
+    const step = async () => Number((await app.readout('step').innerText()).replace(/[^0-9.]/g, ''));
+    const balanced = await step();
+    await app.repaintAfter(async () => page.getByTestId('imbalance-input').fill('1.5').then(() => page.getByTestId('imbalance-input').press('Enter')));
+    await expect.poll(() => page.url()).toContain('imb=1.5');
+    await expect(app.message).toBeHidden();
+    const skewed = await step();
+    expect(skewed).toBeGreaterThan(balanced);
+    await app.repaintAfter(async () => page.getByTestId('capacity-input').fill('2').then(() => page.getByTestId('capacity-input').press('Enter')));
+    await expect.poll(() => page.url()).toContain('cap=2');
+    await expect(app.message).toBeHidden();
+    expect(await step()).toBeGreaterThan(skewed);
+    app.expectNoProblems();
+  });
+
   test('expert degrees are greyed out for a dense model and ignored by it', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await app.goto('/?ep=8');

@@ -204,14 +204,38 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
 }
 
 /// A preset by the name the core resolved, or the custom model.
+/// A preset whose routing alone differs (what the explorer writes for a
+/// routing what-if) comes back as the preset and the what-ifs.
 fn model(s: &Scenario, c: &mut Controls) {
+    c.routing = crate::state::Routing::default();
     match &s.model {
         ModelSpec::Preset(id) => {
             c.model = find_preset(id).map_or(c.model, |p| p.id);
         }
         ModelSpec::Custom(m) => {
-            c.model = "custom";
-            c.custom = *m;
+            let routed = |p: &scalescope_core::model::Preset| {
+                let (Some(mine), Some(theirs)) = (m.moe, p.model.moe) else {
+                    return false;
+                };
+                let mut same = p.model;
+                same.moe = Some(scalescope_core::model::Moe {
+                    imbalance: mine.imbalance,
+                    capacity: mine.capacity,
+                    ..theirs
+                });
+                same == *m
+            };
+            let preset = scalescope_core::model::PRESETS.iter().find(|p| routed(p));
+            if let (Some(p), Some(mine), Some(theirs)) =
+                (preset, m.moe, preset.and_then(|p| p.model.moe))
+            {
+                c.model = p.id;
+                c.routing.imbalance = Some(mine.imbalance).filter(|&v| v != theirs.imbalance);
+                c.routing.capacity = mine.capacity.filter(|_| mine.capacity != theirs.capacity);
+            } else {
+                c.model = "custom";
+                c.custom = *m;
+            }
         }
     }
     c.seq_len = s.seq_len;
@@ -375,6 +399,27 @@ mod tests {
         let (read, notices) = import_scenario(&text).unwrap();
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(read, c);
+    }
+
+    /// A preset MoE model with its routing changed is written out whole
+    /// and comes back as the preset with the same what-ifs.
+    #[test]
+    fn routing_what_ifs_round_trip_through_the_file() {
+        let mut c = Controls {
+            model: "qwen3-30b-a3b",
+            ep: 8,
+            ..Controls::default()
+        };
+        c.routing.imbalance = Some(1.3);
+        c.routing.capacity = Some(1.25);
+        let text = scenario_json(&c, &Err(String::new()));
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["model"]["moe"]["imbalance"], 1.3);
+        let (read, notices) = import_scenario(&text).unwrap();
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(read, c);
+        let load = crate::state::model_of(&read).moe.unwrap().load();
+        assert!((load - 1.25).abs() < 1e-12, "{load}");
     }
 
     #[test]

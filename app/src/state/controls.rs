@@ -67,6 +67,15 @@ pub struct Overrides {
     pub dp_overlap_gb_per_s: Option<f64>,
 }
 
+/// Routing what-ifs of an MoE model (ignored for a dense one).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Routing {
+    /// Load imbalance of dropless routing.
+    pub imbalance: Option<f64>,
+    /// Capacity factor: pads and drops to it instead of dropless routing.
+    pub capacity: Option<f64>,
+}
+
 /// Everything the control panel holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Controls {
@@ -117,6 +126,10 @@ pub struct Controls {
     pub best: bool,
     /// Hardware what-ifs.
     pub overrides: Overrides,
+    /// Routing what-ifs of an MoE model: the most-loaded expert's tokens
+    /// over the mean (dropless), and a capacity factor (`None`: the
+    /// model's own, for every preset dropless and balanced).
+    pub routing: Routing,
     /// What the planner costs a run against.
     pub plan: super::PlanInputs,
     /// Settings kept for comparison (at most [`MAX_PINS`], each with no
@@ -207,6 +220,7 @@ impl Default for Controls {
             stack: StackId::Paper,
             best: false,
             overrides: Overrides::default(),
+            routing: Routing::default(),
             plan: super::PlanInputs::default(),
             pins: Vec::new(),
             calibration: Calibration::default(),
@@ -230,13 +244,26 @@ pub fn nvlink_domain_of(c: &Controls) -> u32 {
         .map_or(gpu_of(c).nvlink_domain, |cfg| cfg.cluster.domain())
 }
 
-/// The model the controls name.
+/// The chosen model as its preset or custom shape defines it, before
+/// the routing what-ifs.
 #[must_use]
-pub fn model_of(c: &Controls) -> Model {
+pub fn own_model_of(c: &Controls) -> Model {
     PRESETS
         .iter()
         .find(|p| p.id == c.model)
         .map_or(c.custom, |p| p.model)
+}
+
+/// The model the controls name, with the routing what-ifs applied.
+#[must_use]
+pub fn model_of(c: &Controls) -> Model {
+    let mut m = own_model_of(c);
+    if let Some(e) = m.moe.as_mut() {
+        let r = c.routing;
+        e.imbalance = r.imbalance.unwrap_or(e.imbalance);
+        e.capacity = r.capacity.or(e.capacity);
+    }
+    m
 }
 
 impl Controls {
@@ -279,10 +306,13 @@ impl Controls {
                 nvlink_gb_per_s: o.nvlink_gb_per_s,
                 dp_overlap_gb_per_s: o.dp_overlap_gb_per_s,
             },
-            model: if PRESETS.iter().any(|p| p.id == self.model) {
+            // A preset with its routing changed is written out whole.
+            model: if PRESETS.iter().any(|p| p.id == self.model)
+                && !(experts && self.routing != Routing::default())
+            {
                 ModelSpec::Preset(self.model.into())
             } else {
-                ModelSpec::Custom(self.custom)
+                ModelSpec::Custom(model_of(self))
             },
             seq_len: self.seq_len,
             global_batch: self.global_batch_at(nodes),

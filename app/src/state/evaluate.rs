@@ -121,3 +121,28 @@ mod tests {
         assert_eq!(best, plain);
     }
 }
+
+#[cfg(test)]
+mod routing_tests {
+    use super::*;
+
+    #[test]
+    fn a_router_imbalance_slows_the_step() {
+        let mut c = Controls {
+            model: "qwen3-30b-a3b",
+            nodes: 2,
+            ep: 8,
+            local_batch: 8,
+            micro_batch: 1,
+            dp: scalescope_core::scenario::DataParallel::Zero1,
+            recompute: scalescope_core::scenario::Recompute::Full,
+            stack: scalescope_core::stack::StackId::Megatron,
+            ..Controls::default()
+        };
+        let step = |c: &Controls| evaluate_at(c, c.nodes, c.gpu).unwrap().1.step_time_s;
+        let even = step(&c);
+        c.routing.imbalance = Some(1.5);
+        let skewed = step(&c);
+        assert!(skewed > even * 1.05, "{even} {skewed}");
+    }
+}

@@ -23,8 +23,9 @@ mod views;
 pub use calibrate::{fit_csv, FREE_BY_DEFAULT};
 pub use collectives::{BusBandwidth, COLLECTIVE_MESSAGE};
 pub use controls::{
-    custom_max, gpu_of, model_of, nvlink_domain_of, Controls, Overrides, Pin, Scaling, DEGREES,
-    EXPERT_DEGREES, MAX_NODES, MAX_PINS, MAX_PIN_NAME, MAX_WHAT_IF, SEQ_RANGE, SLIDER_MAX_NODES,
+    custom_max, gpu_of, model_of, nvlink_domain_of, own_model_of, Controls, Overrides, Pin,
+    Routing, Scaling, DEGREES, EXPERT_DEGREES, MAX_NODES, MAX_PINS, MAX_PIN_NAME, MAX_WHAT_IF,
+    SEQ_RANGE, SLIDER_MAX_NODES,
 };
 pub use count::read_count;
 pub use evaluate::{evaluate_at, Outcome};

@@ -289,6 +289,7 @@ fn layout(page: Page) -> impl IntoView {
                 <fieldset class="experts" prop:disabled=move || state::model_of(&controls.get()).moe.is_none()>
                     {slider(page, ep)}
                     {slider(page, etp)}
+                    {ROUTING.map(|w| inputs::what_if(page, w)).into_iter().collect_view()}
                     {switch(page, "ep-overlap-switch", "All-to-All overlap",
                         " Hide the All-to-All behind the next micro-batch (combined 1F1B; not with full recomputation)",
                         |c| c.recompute == Recompute::Full, |c| c.ep_overlap, |c, on| c.ep_overlap = on)}
@@ -396,6 +397,35 @@ const WHAT_IFS: [WhatIf; 7] = [
         set: |c, v| c.overrides.nvlink_domain = v.map(|v| (v.round() as u32).clamp(1, 1024)),
         zero: false,
         max: MAX_WHAT_IF,
+    },
+];
+
+/// An MoE model's routing: empty fields take the model's own (balanced,
+/// dropless, as the published benchmarks force).
+const ROUTING: [WhatIf; 2] = [
+    WhatIf {
+        label: "Load imbalance, most-loaded expert over the mean",
+        testid: "imbalance",
+        unit: "x; a trained router runs 1.1 to 1.5",
+        placeholder: |c| {
+            state::own_model_of(c)
+                .moe
+                .map_or_else(String::new, |e| format::exact(e.imbalance))
+        },
+        get: |c| c.routing.imbalance,
+        set: |c, v| c.routing.imbalance = v.map(|v| v.clamp(1.0, 64.0)),
+        zero: false,
+        max: 64.0,
+    },
+    WhatIf {
+        label: "Capacity factor",
+        testid: "capacity",
+        unit: "x the even share, padded; empty: dropless",
+        placeholder: |_| String::from("dropless"),
+        get: |c| c.routing.capacity,
+        set: |c, v| c.routing.capacity = v.map(|v| v.clamp(1.0, 64.0)),
+        zero: false,
+        max: 64.0,
     },
 ];
 
