@@ -152,7 +152,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             virtual_stages: r.count(3),
             ep: if r.chance(60) { 1 } else { r.count(8) },
             etp: if r.chance(80) { 1 } else { r.count(3) },
-            ep_overlap: false,
+            ep_overlap: r.chance(30),
         },
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
         precision: r.pick(&[
