@@ -45,7 +45,7 @@ pub const FP8_GEMM_RATIO: f64 = 0.883;
 /// (with the three constants above, `scalescope validate`) on
 /// Megatron-Bridge's NVFP4 runs on GB200 and GB300 NVL72; MLPerf's NVFP4
 /// runs of Llama 3.1 405B are predicted with it, never fitted on.
-pub const FP4_GEMM_SHARE: f64 = 0.61;
+pub const FP4_GEMM_SHARE: f64 = 0.62;
 /// Large-GEMM ceiling of A100 SXM's bf16 matmuls: 264.5 to 271.2 of 312
 /// TFLOP/s measured (MAMF tables); also V100's.
 pub const GEMM_CEILING_A100: f64 = 0.88;
@@ -63,6 +63,20 @@ pub const GEMM_SHAPE_H100: crate::hardware::GemmShape = crate::hardware::GemmSha
     fp8_ratio: FP8_GEMM_RATIO,
     fp4_share: FP4_GEMM_SHARE,
 };
+/// How GEMM throughput falls with shape on a Blackwell GPU of `peak_bf16`
+/// TFLOP/s over `sms` SMs: no shape-resolved Blackwell table is published,
+/// so H100's, scaled as A100's is: the epilogue by the MMA rate per SM
+/// (the same epilogue cycles are more steps of `k` when each step is
+/// faster), the last wave's tail by the SM count. Not fitted.
+#[must_use]
+pub const fn blackwell_gemm_shape(peak_bf16: f64, sms: f64) -> crate::hardware::GemmShape {
+    let per_sm = (peak_bf16 / sms) / (989.0 / 132.0);
+    crate::hardware::GemmShape {
+        k0: GEMM_EPILOGUE_H100 * per_sm,
+        a0: GEMM_TAIL_H100 * sms / 132.0,
+        ..GEMM_SHAPE_H100
+    }
+}
 /// The same on A100 SXM, carried over to V100.
 pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmShape {
     ceiling: GEMM_CEILING_A100,

@@ -210,7 +210,7 @@ pub const B200: Gpu = Gpu {
     tdp: Watts(1000.0),
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
-    gemm_shape: cal::GEMM_SHAPE_H100,
+    gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_H100,
     sm_count: 148,
@@ -235,6 +235,7 @@ pub const GB200: Gpu = Gpu {
     gpus_per_node: 4,
     nvlink_domain: 72,
     tdp: Watts(1200.0),
+    gemm_shape: cal::blackwell_gemm_shape(2500.0, 148.0),
     ..B200
 };
 
@@ -252,6 +253,7 @@ pub const GB300: Gpu = Gpu {
     network_per_node: Bandwidth::gb_s(4.0 * 100.0),
     tdp: Watts(1400.0),
     sm_count: 160,
+    gemm_shape: cal::blackwell_gemm_shape(2500.0, 160.0),
     ..GB200
 };
 

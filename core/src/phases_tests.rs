@@ -147,6 +147,23 @@ fn gemm_shape_follows_the_measured_h100_table() {
     assert!(s.factor(8192.0, 8192.0, 8192.0, true) < 0.9 * s.factor(8192.0, 8192.0, 8192.0, false));
 }
 
+/// Blackwell's shape factor is H100's scaled as A100's is: twice the MMA
+/// rate per SM makes an epilogue twice as many steps of `k`, so a GEMM of
+/// short `k` (an MoE expert's) falls further from peak while a large one
+/// does not move.
+#[test]
+fn blackwell_gemms_of_short_k_fall_further_from_peak_than_h100s() {
+    let (h, b) = (
+        crate::hardware::H100.gemm_shape,
+        crate::hardware::B200.gemm_shape,
+    );
+    assert!((b.k0 / h.k0 - (2250.0 / 148.0) / (989.0 / 132.0)).abs() < 1e-9);
+    let short = |s: crate::hardware::GemmShape| s.factor(16384.0, 1536.0, 768.0, true);
+    assert!(short(b) < 0.85 * short(h), "{} {}", short(b), short(h));
+    let large = |s: crate::hardware::GemmShape| s.factor(16384.0, 16384.0, 16384.0, false);
+    assert!(large(b) > 0.98 * large(h));
+}
+
 /// DeepSpeed's mechanisms: a collective per module pays its latency per
 /// module; DeepSpeed of 2021 hides no data-parallel traffic; ZeRO-1/2
 /// all-reduce their buckets on the compute stream, ZeRO-3 overlaps.

@@ -134,7 +134,7 @@ pub const SECTIONS: &[Section] = &[
              paper): 0.617 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
-             0.61 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
+             0.62 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
              published. Attention and the element-wise passes stay in bf16, so an fp4 step \
              is far from half an fp8 step: Llama 3 70B on 64 GB300s comes out 1.5 times \
              its fp8 rate, as the published runs do. A fixed 8 µs per GEMM (launch and tail) \
@@ -157,8 +157,9 @@ pub const SECTIONS: &[Section] = &[
              tp)} of 2 × T × n × k ÷ (peak × η_gemm × σ(T, n, k)) + 4 × t_0;  u = 2 (SwiGLU), 1 \
              (GeLU)",
             "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
-             a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  fp8: k_0 doubled, \
-             r = 0.883 (else 1)",
+             a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
+             with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
+             (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
             "η_gemm = 0.617 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
@@ -433,7 +434,8 @@ pub const SECTIONS: &[Section] = &[
         id: "assumptions",
         title: "What the model leaves out",
         paragraphs: &[
-            "The GEMM shape factor is measured on H100 only (A100's is scaled from it), fp8's on \
+            "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
+             from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
              any run: they carry H100's GEMM and attention efficiencies (0.617 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
