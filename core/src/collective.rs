@@ -244,6 +244,16 @@ pub fn exchange((nvlink, network): (f64, f64), unit: Bytes, links: &Links) -> Se
     (unit * nvlink / links.nvlink).max(unit * network / links.network) + links.base_latency + step
 }
 
+/// The shares of a rank's buffer an NCCL All-to-All over `group` sends
+/// over NVLink (to the other ranks of its domain) and across the network
+/// (to the rest): `(d - 1) / n` and `(n - d) / n`.
+#[must_use]
+pub(crate) fn spread(group: Group) -> (f64, f64) {
+    let n = f64::from(group.ranks);
+    let inside = f64::from(group.ranks_per_node);
+    ((inside - 1.0) / n, (n - inside) / n)
+}
+
 /// An All-to-All of `bytes` per rank over `group`, as nccl-tests runs it:
 /// each rank sends `bytes / ranks` to every other, inside its NVLink
 /// domain over NVLink and beyond it over its NIC. The bus bandwidth is
@@ -251,8 +261,7 @@ pub fn exchange((nvlink, network): (f64, f64), unit: Bytes, links: &Links) -> Se
 #[must_use]
 pub fn all_to_all(bytes: Bytes, group: Group, links: &Links) -> CollectiveCost {
     let n = f64::from(group.ranks);
-    let inside = f64::from(group.ranks_per_node);
-    let t = exchange(((inside - 1.0) / n, (n - inside) / n), bytes, links);
+    let t = exchange(spread(group), bytes, links);
     CollectiveCost {
         algorithm: Algorithm::Ring,
         time: t,

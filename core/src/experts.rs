@@ -243,11 +243,16 @@ pub(crate) fn copies(
     ep: u32,
     inside: u32,
 ) -> (f64, f64) {
-    let (e, ep_f) = (f64::from(experts), f64::from(ep.max(1)));
-    let inside = f64::from(inside.clamp(1, ep.max(1)));
-    let k = f64::from(top_k);
+    let group = crate::collective::Group::new(ep, inside);
+    let (e, ep_f) = (f64::from(experts), f64::from(group.ranks));
+    let inside = f64::from(group.ranks_per_node);
     match dispatch {
-        EpDispatch::Nccl => (k * (inside - 1.0) / ep_f, k * (ep_f - inside) / ep_f),
+        EpDispatch::Nccl => {
+            // Every routed copy, spread as one All-to-All's buffer is.
+            let (nvlink, network) = crate::collective::spread(group);
+            let k = f64::from(top_k);
+            (k * nvlink, k * network)
+        }
         EpDispatch::Deduplicated => {
             let per_gpu = e / ep_f;
             let domains = ep_f / inside;

@@ -203,9 +203,9 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
     Ok(())
 }
 
-/// A preset by the name the core resolved, or the custom model.
-/// A preset whose routing alone differs (what the explorer writes for a
-/// routing what-if) comes back as the preset and the what-ifs.
+/// A preset by the name the core resolved, or the custom model; a custom
+/// model that is a preset but for its routing (what the explorer writes
+/// for a routing what-if) comes back as the preset and the what-ifs.
 fn model(s: &Scenario, c: &mut Controls) {
     c.routing = crate::state::Routing::default();
     match &s.model {
@@ -213,23 +213,24 @@ fn model(s: &Scenario, c: &mut Controls) {
             c.model = find_preset(id).map_or(c.model, |p| p.id);
         }
         ModelSpec::Custom(m) => {
-            let routed = |p: &scalescope_core::model::Preset| {
-                let (Some(mine), Some(theirs)) = (m.moe, p.model.moe) else {
-                    return false;
-                };
-                let mut same = p.model;
-                same.moe = Some(scalescope_core::model::Moe {
-                    imbalance: mine.imbalance,
-                    capacity: mine.capacity,
-                    ..theirs
-                });
-                same == *m
-            };
-            let preset = scalescope_core::model::PRESETS.iter().find(|p| routed(p));
-            if let (Some(p), Some(mine), Some(theirs)) =
-                (preset, m.moe, preset.and_then(|p| p.model.moe))
-            {
-                c.model = p.id;
+            // The preset this is, but for its routing.
+            let routed = m.moe.and_then(|mine| {
+                scalescope_core::model::PRESETS.iter().find_map(|p| {
+                    let theirs = p.model.moe?;
+                    let moe = scalescope_core::model::Moe {
+                        imbalance: mine.imbalance,
+                        capacity: mine.capacity,
+                        ..theirs
+                    };
+                    let same = scalescope_core::model::Model {
+                        moe: Some(moe),
+                        ..p.model
+                    };
+                    (same == *m).then_some((p.id, mine, theirs))
+                })
+            });
+            if let Some((id, mine, theirs)) = routed {
+                c.model = id;
                 c.routing.imbalance = Some(mine.imbalance).filter(|&v| v != theirs.imbalance);
                 c.routing.capacity = mine.capacity.filter(|_| mine.capacity != theirs.capacity);
             } else {

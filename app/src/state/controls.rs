@@ -291,7 +291,8 @@ impl Controls {
     /// The scenario file these controls describe, at `nodes` nodes.
     #[must_use]
     pub fn scenario_at(&self, nodes: u32, gpu: &'static str) -> Scenario {
-        let experts = model_of(self).moe.is_some();
+        let model = model_of(self);
+        let experts = model.moe.is_some();
         let o = self.overrides;
         Scenario {
             hardware: HardwareSpec {
@@ -312,7 +313,7 @@ impl Controls {
             {
                 ModelSpec::Preset(self.model.into())
             } else {
-                ModelSpec::Custom(model_of(self))
+                ModelSpec::Custom(model)
             },
             seq_len: self.seq_len,
             global_batch: self.global_batch_at(nodes),

@@ -400,6 +400,9 @@ const WHAT_IFS: [WhatIf; 7] = [
     },
 ];
 
+/// The largest load the core takes (imbalance or capacity factor).
+const EXPERT_LOAD: f64 = scalescope_core::scenario::limits::EXPERT_LOAD;
+
 /// An MoE model's routing: empty fields take the model's own (balanced,
 /// dropless, as the published benchmarks force).
 const ROUTING: [WhatIf; 2] = [
@@ -413,9 +416,9 @@ const ROUTING: [WhatIf; 2] = [
                 .map_or_else(String::new, |e| format::exact(e.imbalance))
         },
         get: |c| c.routing.imbalance,
-        set: |c, v| c.routing.imbalance = v.map(|v| v.clamp(1.0, 64.0)),
+        set: |c, v| c.routing.imbalance = v.map(|v| v.clamp(1.0, EXPERT_LOAD)),
         zero: false,
-        max: 64.0,
+        max: EXPERT_LOAD,
     },
     WhatIf {
         label: "Capacity factor",
@@ -423,9 +426,9 @@ const ROUTING: [WhatIf; 2] = [
         unit: "x the even share, padded; empty: dropless",
         placeholder: |_| String::from("dropless"),
         get: |c| c.routing.capacity,
-        set: |c, v| c.routing.capacity = v.map(|v| v.clamp(1.0, 64.0)),
+        set: |c, v| c.routing.capacity = v.map(|v| v.clamp(1.0, EXPERT_LOAD)),
         zero: false,
-        max: 64.0,
+        max: EXPERT_LOAD,
     },
 ];
 

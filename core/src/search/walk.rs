@@ -264,18 +264,12 @@ impl<'a> Walk<'a> {
         c.layout.parallel.virtual_stages = 1;
         let layers = c.model.layers;
         let even = (layers / pp.max(1), layers / pp.max(1));
-        let splits = [
-            g.split,
-            if layers % pp.max(1) == 0 {
-                even
-            } else {
-                g.split
-            },
-        ];
+        // The even split only where it is another one.
+        let other = (layers % pp.max(1) == 0 && even != g.split).then_some(even);
         let mut least = f64::INFINITY;
         for &r in self.recomputes {
             c.layout.recompute = r;
-            for &split in &splits {
+            for split in core::iter::once(g.split).chain(other) {
                 least = least.min(memory::per_gpu_split(&c, split).total().0);
             }
         }
