@@ -244,6 +244,7 @@ pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
 }
 
 /// What one pipeline stage costs, before the step is put together.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct StageCost {
     pub(crate) breakdown: Breakdown,
     pub(crate) layers: u32,
@@ -251,6 +252,8 @@ pub(crate) struct StageCost {
     pub(crate) per_mb: Seconds,
     /// What data parallelism adds to one micro-batch.
     pub(crate) mb_dp: PerMicroBatch,
+    /// The stage's data-parallel traffic, as the timeline lays it out.
+    pub(crate) dp: phases::DataParallelCost,
 }
 
 impl StageCost {
@@ -302,7 +305,7 @@ impl Step {
     /// the head when `head`), given the data-parallel traffic of a stage:
     /// what one micro-batch adds to it is per layer, with the first gather
     /// and last scatter on top.
-    fn per_mb(&self, layers: u32, head: bool, dp: &PerMicroBatch) -> Seconds {
+    pub(crate) fn per_mb(&self, layers: u32, head: bool, dp: &PerMicroBatch) -> Seconds {
         let ls = f64::from(layers.max(1));
         let head = if head {
             self.head_fwd * 3.0
@@ -480,6 +483,7 @@ impl Step {
             layers,
             per_mb,
             mb_dp,
+            dp,
         }
     }
 

@@ -52,6 +52,38 @@ impl Step {
         (last + fill).0
     }
 
+    /// A looser lower bound than [`Step::bound`] that costs no stage: the
+    /// same terms with no data-parallel traffic and no optimizer step
+    /// (both only add to a stage), from the per-layer costs alone. A search
+    /// skips what it already rules out before costing the stages.
+    pub(crate) fn quick_bound(&self, (first_layers, last_layers): (u32, u32)) -> f64 {
+        let p = self.cfg.layout.parallel;
+        let none = crate::phases::PerMicroBatch {
+            edges: Seconds(0.0),
+            per_layer: Seconds(0.0),
+        };
+        let last_mb = self.per_mb(last_layers, true, &none).0;
+        if p.pp <= 1 {
+            return self.m * last_mb;
+        }
+        let first_layers = first_layers.max(1);
+        let first_mb = self.per_mb(first_layers, false, &none).0;
+        let others = f64::from(p.pp - 1);
+        let chunk = f64::from(first_layers / (self.v as u32).max(1));
+        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
+        let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
+        let last_passes = others * (fwd + send) + self.m * last_mb;
+        let round_trips = if p.schedule == Schedule::OneFOneB {
+            let trip = first_mb * others + last_mb + 2.0 * others * send;
+            (crate::math::floor((self.m - 1.0) / f64::from(p.pp)) + 1.0) * trip
+        } else {
+            0.0
+        };
+        (last_passes + others * (bwd + send))
+            .max(self.m * first_mb)
+            .max(round_trips)
+    }
+
     /// The slowest stage, which sets the step, and whether it is one of the
     /// earlier stages (not the last, which runs the head).
     pub(crate) fn slowest(&self, split: (u32, u32)) -> (StageCost, bool) {

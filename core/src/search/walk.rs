@@ -78,7 +78,9 @@ pub(super) fn walk_layouts(
         }
         let flavours = walk.flavours(g);
         if flavours.iter().any(|&f| f <= under) {
+            let before = walk.deferred.as_ref().map_or(0, Vec::len);
             walk.replicas(g, &flavours, under, visit);
+            walk.settle(before, cutoff, visit);
         }
     }
     // Pipelines, best bound first, until the bound loses.
@@ -345,8 +347,36 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Simulates the pipeline of least bound among those deferred since
+    /// the `from`-th, so that the groups walked after it meet a cutoff
+    /// some layout reaches (with no layout but pipelines, the cutoff
+    /// would stay infinite until every pipeline is deferred).
+    fn settle(
+        &mut self,
+        from: usize,
+        cutoff: &dyn Fn(&Config) -> f64,
+        visit: &mut dyn FnMut(&Config, Report),
+    ) {
+        let Some(deferred) = self.deferred.as_mut() else {
+            return;
+        };
+        let least = deferred
+            .iter()
+            .enumerate()
+            .skip(from)
+            .min_by(|a, b| a.1.bound.total_cmp(&b.1.bound))
+            .map(|(i, _)| i);
+        if let Some(d) = least.map(|i| deferred.swap_remove(i)) {
+            if d.bound <= cutoff(&d.cfg) {
+                visit(&d.cfg, Step::new(&d.cfg).finish(d.memory, d.split));
+            }
+        }
+    }
+
     /// One layout: with the least recomputation that fits, checked,
-    /// evaluated and visited.
+    /// evaluated and visited. A pipeline is bounded first, at no
+    /// recomputation (which only adds work, so the bound holds for every
+    /// mode), and deferred only when its bound and its memory allow.
     fn layout(
         &mut self,
         layout: Layout,
@@ -355,54 +385,82 @@ impl<'a> Walk<'a> {
     ) {
         let mut cfg = *self.base;
         cfg.layout = layout;
-        let fitting = self.recomputes.iter().find_map(|&r| {
-            cfg.layout.recompute = r;
-            let m = memory::per_gpu_split(&cfg, split);
-            (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
-        });
-        let Some(memory) = fitting else {
-            self.out_of_memory += 1;
+        if self.deferred.is_some() && cfg.layout.parallel.pp > 1 {
+            self.pipeline(cfg, split);
+            return;
+        }
+        let Some(memory) = self.fitting(&mut cfg, split) else {
             return;
         };
         if cfg.check_layout().is_err() {
             return;
         }
         self.evaluated += 1;
-        // The flavours of one layout share its per-layer costs.
-        let step = match &mut self.shared {
-            Some((layout, step)) if *layout == without_flavour(&cfg.layout) => {
-                step.for_flavour(&cfg);
-                step
-            }
-            slot => {
-                &mut slot
-                    .insert((without_flavour(&cfg.layout), Step::new(&cfg)))
-                    .1
-            }
-        };
-        if let Some(deferred) = self
-            .deferred
-            .as_mut()
-            .filter(|_| cfg.layout.parallel.pp > 1)
-        {
-            // The cheap bound first; the critical path (two stages' passes
-            // laid out) only for the pipelines it lets through.
-            let cutoff = (self.cutoff)(&cfg);
-            let mut bound = step.bound(split);
-            if bound <= cutoff {
-                bound = bound.max(crate::timeline::critical_path(step, split));
-            }
-            if bound <= cutoff {
-                deferred.push(Deferred {
-                    cfg,
-                    memory,
-                    split,
-                    bound,
-                });
-            }
+        let step = self.step(&cfg);
+        visit(&cfg, step.finish(memory, split));
+    }
+
+    /// A pipeline's layout, deferred with its bound where the bound is
+    /// under the cutoff and some recomputation fits. It is bounded first at
+    /// no recomputation by its compute alone ([`Step::quick_bound`]):
+    /// recomputation only adds compute, and communication only adds to it,
+    /// so that bound holds for every mode, before its memory is costed.
+    fn pipeline(&mut self, mut cfg: Config, split: (u32, u32)) {
+        if cfg.check_layout().is_err() {
             return;
         }
-        visit(&cfg, step.finish(memory, split));
+        self.evaluated += 1;
+        let cutoff = (self.cutoff)(&cfg);
+        if self.step(&cfg).quick_bound(split) > cutoff {
+            return;
+        }
+        let Some(memory) = self.fitting(&mut cfg, split) else {
+            return;
+        };
+        // The bound that costs the stages, then the critical path (two
+        // stages' passes laid out) only for the pipelines it lets through.
+        let step = self.step(&cfg);
+        let mut bound = step.bound(split);
+        if bound <= cutoff {
+            bound = bound.max(crate::timeline::critical_path(step, split));
+        }
+        if bound > cutoff {
+            return;
+        }
+        if let Some(deferred) = self.deferred.as_mut() {
+            deferred.push(Deferred {
+                cfg,
+                memory,
+                split,
+                bound,
+            });
+        }
+    }
+
+    /// The memory of `cfg` with the least recomputation that fits, which it
+    /// sets; `None`, counted, where none fits.
+    fn fitting(&mut self, cfg: &mut Config, split: (u32, u32)) -> Option<Memory> {
+        let fits = self.recomputes.iter().find_map(|&r| {
+            cfg.layout.recompute = r;
+            let m = memory::per_gpu_split(cfg, split);
+            (m.total().0 <= cfg.cluster.gpu.hbm.0).then_some(m)
+        });
+        if fits.is_none() {
+            self.out_of_memory += 1;
+        }
+        fits
+    }
+
+    /// The per-layer costs of `cfg`, shared with the last layout's when the
+    /// two differ only in their data-parallel flavour.
+    fn step(&mut self, cfg: &Config) -> &Step {
+        let key = without_flavour(&cfg.layout);
+        if matches!(&self.shared, Some((layout, _)) if *layout != key) {
+            self.shared = None;
+        }
+        let (_, step) = self.shared.get_or_insert_with(|| (key, Step::new(cfg)));
+        step.for_flavour(cfg);
+        step
     }
 }
 

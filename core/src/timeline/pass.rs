@@ -4,7 +4,7 @@
 
 use super::{Interval, Kind, Stream};
 use crate::evaluate::Step;
-use crate::phases::{self, Bucketed, DataParallelCost};
+use crate::phases::{Bucketed, DataParallelCost};
 use crate::scenario::DataParallel;
 use alloc::vec::Vec;
 
@@ -75,15 +75,8 @@ impl Recipe {
     pub fn of(step: &Step, layers: u32, head: bool) -> Recipe {
         let cfg = &step.cfg;
         let ls = f64::from(layers.max(1));
-        let dp: DataParallelCost = phases::data_parallel(
-            cfg,
-            &step.links,
-            step.shards,
-            ls,
-            (step.busy_fwd, step.busy_bwd),
-            step.slowdown,
-            step.m,
-        );
+        let stage = step.stage(layers, head);
+        let dp: DataParallelCost = stage.dp;
         let sharded = matches!(
             cfg.layout.parallel.dp,
             DataParallel::Fsdp | DataParallel::FsdpFull | DataParallel::Hsdp
@@ -115,7 +108,6 @@ impl Recipe {
             dp_stretch: l.bwd_stretch.0,
             dp_exposed: l.bwd_exposed.0,
         };
-        let stage = step.stage(layers, head);
         Recipe {
             layers: layers.max(1),
             chunks: step.v as u32,
