@@ -497,7 +497,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         NCCL_CHANNELS,
         "SMs",
-        "NCCL opens 16-32 channels (one SM each) on 8-NIC DGX nodes; the midpoint, not fitted"
+        "NCCL opens 16-32 channels (one SM each) on 8-NIC DGX nodes; the midpoint, not fitted; on H100 (132 SMs) it slows compute beside a collective by 18%, where Lee et al. (arXiv 2507.03114) measured 18.9% on average (A100, H100, MI250, MI210; SMs and memory bandwidth both taken)"
     ),
     row!(
         FSDP_REDUCE_BYTES,
