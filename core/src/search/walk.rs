@@ -411,7 +411,10 @@ impl<'a> Walk<'a> {
         }
         self.evaluated += 1;
         let cutoff = (self.cutoff)(&cfg);
-        if self.step(&cfg).quick_bound(split) > cutoff {
+        // Under no cutoff yet (a cell of the explorer's grid not visited)
+        // nothing can be ruled out, and the step at no recomputation
+        // would be costed for nothing.
+        if cutoff.is_finite() && self.step(&cfg).quick_bound(split) > cutoff {
             return;
         }
         let Some(memory) = self.fitting(&mut cfg, split) else {

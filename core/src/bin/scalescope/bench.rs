@@ -59,6 +59,43 @@ pub(super) fn search(runs: usize) {
         &moe,
         runs,
     );
+    explorer_sweep(runs);
+}
+
+/// The explorer's sweep with the best-layout switch on, for Mixtral 8x7B
+/// on GB200 NVL72 (its repaint budget's setting): one search of the
+/// explorer's space at each of the sweep's nine node counts, two
+/// sequences per GPU, `runs` times.
+fn explorer_sweep(runs: usize) {
+    use scalescope_core::scenario::DataParallel;
+    let space = SearchSpace::explorer(DataParallel::Fsdp);
+    let mut times = Vec::new();
+    let mut evaluated = 0;
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        evaluated = 0;
+        for k in 0..=8 {
+            let gpus =
+                scalescope_core::hardware::Cluster::new(scalescope_core::hardware::GB200, 1 << k)
+                    .gpus();
+            let mut cfg = findings::base(
+                scalescope_core::hardware::GB200,
+                1 << k,
+                "mixtral-8x7b",
+                2 * gpus,
+                1,
+            );
+            cfg.stack =
+                scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+            evaluated += search_layouts(&cfg, &space, Objective::Throughput, 1).evaluated;
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    outln!(
+        "explorer sweep, Mixtral 8x7B on GB200 NVL72 (9 node counts, best layout): median {:.3} ms, {evaluated} layouts evaluated",
+        times[times.len() / 2] * 1e3
+    );
 }
 
 /// One search, `runs` times, its median time and best layout printed.
