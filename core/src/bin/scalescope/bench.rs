@@ -60,6 +60,7 @@ pub(super) fn search(runs: usize) {
         runs,
     );
     explorer_sweep(runs);
+    explorer_grid(runs);
 }
 
 /// The explorer's sweep with the best-layout switch on, for Mixtral 8x7B
@@ -156,5 +157,55 @@ fn timeline() {
         "timeline Llama-2 70B on 2048 H100 (TP 8, PP 8, 16 micro-batches): median {:.3} ms, p95 {:.3} ms, {intervals} intervals",
         times[times.len() / 2] * 1e3,
         times[times.len() * 95 / 100] * 1e3
+    );
+}
+
+/// The explorer's TP x PP grid with the best-layout switch on, for the same
+/// setting at 8 and 32 nodes: one walk of the explorer's space with a
+/// cutoff per cell (each cell's best step so far), as `app/src/state/grid.rs`
+/// runs it, `runs` times.
+fn explorer_grid(runs: usize) {
+    use scalescope_core::scenario::{Config, DataParallel};
+    use std::cell::Cell;
+    const DEGREES: [u32; 5] = [1, 2, 4, 8, 16];
+    let space = SearchSpace::explorer(DataParallel::Fsdp);
+    let cell_of = |c: &Config| {
+        let p = c.layout.parallel;
+        let i = DEGREES.iter().position(|&t| t == p.tp)?;
+        let j = DEGREES.iter().position(|&q| q == p.pp)?;
+        Some(j * DEGREES.len() + i)
+    };
+    let mut times = Vec::new();
+    let mut visits = 0;
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        visits = 0;
+        for nodes in [8, 32] {
+            let gpu = scalescope_core::hardware::GB200;
+            let gpus = scalescope_core::hardware::Cluster::new(gpu, nodes).gpus();
+            let mut cfg = findings::base(gpu, nodes, "mixtral-8x7b", 2 * gpus, 1);
+            cfg.stack =
+                scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+            let fastest: Vec<Cell<f64>> = (0..DEGREES.len() * DEGREES.len())
+                .map(|_| Cell::new(f64::INFINITY))
+                .collect();
+            scalescope_core::search::for_each_layout_pruned(
+                &cfg,
+                &space,
+                |c| cell_of(c).map_or(-1.0, |k| fastest[k].get()),
+                |c, r| {
+                    visits += 1;
+                    if let Some(k) = cell_of(c) {
+                        fastest[k].set(fastest[k].get().min(r.step_time_s));
+                    }
+                },
+            );
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    outln!(
+        "explorer grid, Mixtral 8x7B on GB200 NVL72 (8 and 32 nodes, best layout per cell): median {:.3} ms, {visits} layouts simulated",
+        times[times.len() / 2] * 1e3
     );
 }
