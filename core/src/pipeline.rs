@@ -66,22 +66,9 @@ impl Step {
         if p.pp <= 1 {
             return self.m * last_mb;
         }
-        let first_layers = first_layers.max(1);
-        let first_mb = self.per_mb(first_layers, false, &none).0;
-        let others = f64::from(p.pp - 1);
-        let chunk = f64::from(first_layers / (self.v as u32).max(1));
-        let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
-        let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
-        let last_passes = others * (fwd + send) + self.m * last_mb;
-        let round_trips = if p.schedule == Schedule::OneFOneB {
-            let trip = first_mb * others + last_mb + 2.0 * others * send;
-            (crate::math::floor((self.m - 1.0) / f64::from(p.pp)) + 1.0) * trip
-        } else {
-            0.0
-        };
-        (last_passes + others * (bwd + send))
-            .max(self.m * first_mb)
-            .max(round_trips)
+        let first_mb = self.per_mb(first_layers.max(1), false, &none).0;
+        self.pipeline_terms(first_layers.max(1), (first_mb, last_mb), 0.0)
+            .1
     }
 
     /// The slowest stage, which sets the step, and whether it is one of the
@@ -130,36 +117,51 @@ impl Step {
     /// back down from the last stage's last pass (less the scatter that
     /// pass may end with); and no stage ends before its own work is done.
     fn pipeline_bound(&self, (first_layers, first_mb): (u32, Seconds), last: &StageCost) -> f64 {
+        let (last_passes, terms) = self.pipeline_terms(
+            first_layers,
+            (first_mb.0, last.per_mb.0),
+            last.mb_dp.edges.0,
+        );
+        (last_passes + last.breakdown.optimizer.0)
+            .max(own_work(last).0)
+            .max(terms)
+    }
+
+    /// The terms of [`Step::pipeline_bound`] that follow from each stage's
+    /// time for one micro-batch (`first_mb`, `last_mb`) and the last
+    /// scatter a pass may end with (`edges`): the last stage's passes after
+    /// the first forward's climb, and the most of that with the last
+    /// backward's way down, the first stage's own passes and, under plain
+    /// 1F1B, the micro-batches' round trips.
+    fn pipeline_terms(
+        &self,
+        first_layers: u32,
+        (first_mb, last_mb): (f64, f64),
+        edges: f64,
+    ) -> (f64, f64) {
         let p = self.cfg.layout.parallel;
         let others = f64::from(p.pp - 1);
         let chunk = f64::from(first_layers / (self.v as u32).max(1));
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
         let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
-        let last_passes = others * (fwd + send) + self.m * last.per_mb.0;
-        let b = &last.breakdown;
-        let own_last = own_work(last).0;
-        let first_back = last_passes - last.mb_dp.edges.0 + others * (bwd + send);
-        let own_first = self.m * first_mb.0;
+        let last_passes = others * (fwd + send) + self.m * last_mb;
+        let first_back = last_passes - edges + others * (bwd + send);
+        let own_first = self.m * first_mb;
         // Plain 1F1B: the first stage starts micro-batch j + pp only after
         // micro-batch j's backward is back, a round trip through every stage
         // and link; the last micro-batch's round trip ends the step.
         // A stage's part of the trip is its time for one micro-batch less
         // the last scatter, which the next stage down does not wait for.
         let round_trips = if p.schedule == Schedule::OneFOneB {
-            let edges = last.mb_dp.edges.0;
-            let trip = (first_mb.0 - edges).max(0.0) * others
-                + (last.per_mb.0 - edges).max(0.0)
+            let trip = (first_mb - edges).max(0.0) * others
+                + (last_mb - edges).max(0.0)
                 + 2.0 * others * send;
             let rounds = crate::math::floor((self.m - 1.0) / f64::from(p.pp)) + 1.0;
             rounds * trip
         } else {
             0.0
         };
-        (last_passes + b.optimizer.0)
-            .max(own_last)
-            .max(first_back)
-            .max(own_first)
-            .max(round_trips)
+        (last_passes, first_back.max(own_first).max(round_trips))
     }
 
     /// The pipeline's bubble and exposed sends of each stage in `stages`

@@ -76,18 +76,7 @@ fn explorer_sweep(runs: usize) {
         let t = Instant::now();
         evaluated = 0;
         for k in 0..=8 {
-            let gpus =
-                scalescope_core::hardware::Cluster::new(scalescope_core::hardware::GB200, 1 << k)
-                    .gpus();
-            let mut cfg = findings::base(
-                scalescope_core::hardware::GB200,
-                1 << k,
-                "mixtral-8x7b",
-                2 * gpus,
-                1,
-            );
-            cfg.stack =
-                scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+            let cfg = mixtral_on_gb200(1 << k);
             evaluated += search_layouts(&cfg, &space, Objective::Throughput, 1).evaluated;
         }
         times.push(t.elapsed().as_secs_f64());
@@ -181,11 +170,7 @@ fn explorer_grid(runs: usize) {
         let t = Instant::now();
         visits = 0;
         for nodes in [8, 32] {
-            let gpu = scalescope_core::hardware::GB200;
-            let gpus = scalescope_core::hardware::Cluster::new(gpu, nodes).gpus();
-            let mut cfg = findings::base(gpu, nodes, "mixtral-8x7b", 2 * gpus, 1);
-            cfg.stack =
-                scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+            let cfg = mixtral_on_gb200(nodes);
             let fastest: Vec<Cell<f64>> = (0..DEGREES.len() * DEGREES.len())
                 .map(|_| Cell::new(f64::INFINITY))
                 .collect();
@@ -208,4 +193,14 @@ fn explorer_grid(runs: usize) {
         "explorer grid, Mixtral 8x7B on GB200 NVL72 (8 and 32 nodes, best layout per cell): median {:.3} ms, {visits} layouts simulated",
         times[times.len() / 2] * 1e3
     );
+}
+
+/// Mixtral 8x7B under Megatron on `nodes` hosts of GB200 NVL72, two
+/// sequences per GPU: the explorer benchmarks' setting.
+fn mixtral_on_gb200(nodes: u32) -> scalescope_core::scenario::Config {
+    let gpu = scalescope_core::hardware::GB200;
+    let gpus = scalescope_core::hardware::Cluster::new(gpu, nodes).gpus();
+    let mut cfg = findings::base(gpu, nodes, "mixtral-8x7b", 2 * gpus, 1);
+    cfg.stack = scalescope_core::stack::Stack::of(scalescope_core::stack::StackId::Megatron);
+    cfg
 }
