@@ -244,13 +244,13 @@ pub(crate) fn data_parallel(
             let replicas = Group::new(ranks / per_node.max(1), 1);
             // The replicas reduce their gradient shards in the stack's reduce type.
             let bytes = stage_params * reduce / f64::from(per_node);
-            (
-                Some((
-                    Collective::AllReduce,
-                    bg(Collective::AllReduce, bytes, replicas),
-                )),
-                None,
-            )
+            let ar = bg(Collective::AllReduce, bytes, replicas);
+            if busy_buckets.1 > zero {
+                replica_allreduce(&mut cost, ar, layers, busy_bwd, slowdown);
+                (None, None)
+            } else {
+                (Some((Collective::AllReduce, ar)), None)
+            }
         }
         DataParallel::Ddp => {
             let ar = bg(Collective::AllReduce, stage_params * reduce, group);
@@ -271,6 +271,35 @@ pub(crate) fn data_parallel(
     buckets(&mut cost, bwd, fwd, layers, busy_buckets, slowdown);
     cost.stretch += cost.per_mb_stretch * passes;
     cost
+}
+
+/// HSDP's replica AllReduce of one step (`ar`), as PyTorch's hybrid
+/// sharding issues it: each unit's share on its own stream right after the
+/// unit's ReduceScatter, over the network while the node's gathers and
+/// scatters use NVLink. A layer's backward traffic so takes the longer of
+/// its sharded traffic and its AllReduce share, behind the same backward
+/// compute; what the AllReduce adds is the growth of each hidden layer's
+/// exposure and stretch, and the last unit's share.
+// Source: PyTorch torch/distributed/fsdp/_runtime_utils.py, _reduce_grad (HYBRID_SHARD: reduce_scatter_tensor on the post-backward stream, then all_reduce over the inter-node group on _all_reduce_stream)
+fn replica_allreduce(
+    cost: &mut DataParallelCost,
+    ar: Seconds,
+    layers: f64,
+    busy_bwd: Seconds,
+    slowdown: f64,
+) {
+    let per_layer = ar / layers;
+    let comm = cost.layer.bwd;
+    let (e0, s0) = overlap(comm, busy_bwd, slowdown);
+    let (e1, s1) = overlap(comm.max(per_layer), busy_bwd, slowdown);
+    let hidden = layers - 1.0;
+    let b = Bucketed {
+        exposed: (e1 - e0) * hidden + per_layer,
+        stretch: (s1 - s0) * hidden,
+    };
+    cost.allreduce = Comm::new(ar, b.exposed);
+    cost.stretch += b.stretch;
+    cost.buckets_bwd = b;
 }
 
 /// Traffic sent in buckets behind one pass of `layers` layers, each busy

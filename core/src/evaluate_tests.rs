@@ -108,3 +108,52 @@ fn the_trace_counts_the_bubble_as_exposed_communication() {
     assert!((b.comm_exposed_trace().0 - b.comm_exposed().0 - b.bubble.0).abs() < 1e-12);
     assert!(r.exposed_comm_trace_fraction > r.exposed_comm_fraction);
 }
+
+#[test]
+fn more_recomputation_never_shortens_a_step() {
+    // Recomputation only adds compute; every data-parallel stream hides
+    // behind that compute once, so the step cannot fall. HSDP once hid its
+    // in-node traffic and its replica AllReduce behind the same backward
+    // twice over, and full recomputation ran faster than none.
+    use crate::scenario::Recompute;
+    let mut base = Scenario::example().to_config().unwrap();
+    let mut checked = 0;
+    for id in crate::stack::STACKS {
+        for (model, nodes, (tp, pp, cp)) in [
+            ("gpt3-175b", 64, (1, 2, 4)),
+            ("llama2-13b", 16, (1, 1, 1)),
+            ("llama2-7b", 256, (2, 1, 1)),
+        ] {
+            for dp in [
+                DataParallel::Hsdp,
+                DataParallel::Fsdp,
+                DataParallel::FsdpFull,
+                DataParallel::Ddp,
+                DataParallel::Zero1,
+            ] {
+                base.stack = crate::stack::Stack::of(id);
+                base.model = crate::model::preset(model).unwrap();
+                base.cluster = crate::hardware::Cluster::new(base.cluster.gpu, nodes);
+                let p = &mut base.layout.parallel;
+                (p.tp, p.pp, p.cp, p.dp) = (tp, pp, cp, dp);
+                base.layout.micro_batch = 1;
+                let step = |r| {
+                    let mut cfg = base;
+                    cfg.layout.recompute = r;
+                    evaluate_checked(&cfg).step_time_s
+                };
+                let (none, sel, full) = (
+                    step(Recompute::None),
+                    step(Recompute::Selective),
+                    step(Recompute::Full),
+                );
+                assert!(
+                    none <= sel * (1.0 + 1e-12) && sel <= full * (1.0 + 1e-12),
+                    "{id:?} {model} {dp:?} TP{tp} PP{pp} CP{cp}: none {none} selective {sel} full {full}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, crate::stack::STACKS.len() * 15);
+}

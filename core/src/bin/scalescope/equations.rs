@@ -306,7 +306,8 @@ pub const SECTIONS: &[Section] = &[
             "DDP: t_AR(r × P_stage) over the DP group;  ZeRO-1: t_RS(r × P_stage) + t_AG(2 × \
              P_stage)",
             "HSDP: FSDP full shard over r_dp ranks in one node, then t_AR(r × P_stage ÷ r_dp) \
-             over dp × cp ÷ r_dp ranks, one per node",
+             over dp × cp ÷ r_dp ranks, one per node;  per layer in bwd: max(t_AG + t_RS, \
+             t_AR ÷ L_s) beside busy_bwd",
             "PP: S_pp = 2 × T × h ÷ sp;  2 × m × v sends per step, 2 × (pp − 1) of them exposed \
              in the fill and drain;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) \
              or tp × cp × dp < GPUs per node",
@@ -330,9 +331,14 @@ pub const SECTIONS: &[Section] = &[
              busy time, which counts its compute, its blocking TP collectives and its CP \
              exposure; the first gather, the last scatter and the embedding tables' gather and \
              scatter have nothing to hide behind.",
-            "DDP and ZeRO-1 gradients and HSDP's cross-node AllReduce go out in L_s buckets \
-             behind one micro-batch's backward (ZeRO-1's parameter gather behind a forward): the \
-             last bucket is always exposed, and the rest hides behind L_s − 1 layers.",
+            "DDP and ZeRO-1 gradients go out in L_s buckets behind one micro-batch's backward \
+             (ZeRO-1's parameter gather behind a forward): the last bucket is always exposed, \
+             and the rest hides behind L_s − 1 layers. HSDP's cross-node AllReduce runs as \
+             PyTorch's hybrid sharding issues it: each layer's share on its own stream right \
+             after that layer's in-node ReduceScatter, over the network while the gathers and \
+             scatters use NVLink, so a layer's backward traffic takes the longer of the two and \
+             both hide behind the same compute once. More compute can then never shorten a \
+             step.",
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
