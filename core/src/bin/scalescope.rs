@@ -35,7 +35,7 @@ const USAGE: &str = "usage:
   scalescope calibration               every calibrated constant and its source
   scalescope pages DIR                 the explorer's model page and tour numbers as HTML
                                        fragments (DIR/model.html, DIR/tour.html)
-  scalescope bench [search [--runs N]] evaluations per second, time of a full search
+  scalescope bench [search|eval [--runs N]] evaluations per second, time of a full search
                                        (search: only the search, N times, for a profiler)";
 
 /// Writes a line to standard output. A closed pipe (`scalescope validate |
@@ -261,6 +261,10 @@ fn run(args: &[String]) -> Result<(), String> {
         },
         Some("bench") if args.get(1).map(String::as_str) == Some("search") => {
             bench::search(number(args, "--runs", 200.0)? as usize);
+            Ok(())
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("eval") => {
+            bench::evaluation(number(args, "--runs", 200.0)? as usize);
             Ok(())
         }
         Some("bench") => {

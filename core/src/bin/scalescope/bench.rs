@@ -11,12 +11,23 @@ use std::time::Instant;
 
 /// Every benchmark, in turn.
 pub(super) fn all() {
+    evaluation(200);
+    search(20);
+    timeline();
+    super::extremes::bench();
+    super::calibrate::bench();
+}
+
+/// One evaluation without a pipeline (the example scenario over 1 to 64
+/// nodes), timed over `runs` rounds of 2,000 (`bench eval --runs N` runs
+/// only this, for a profiler).
+pub(super) fn evaluation(runs: usize) {
     let cfg = Scenario::example()
         .to_config()
         .expect("the example scenario is valid");
-    let mut samples = Vec::with_capacity(200);
+    let mut samples = Vec::with_capacity(runs);
     let mut sink = 0.0;
-    for _ in 0..200 {
+    for _ in 0..runs.max(1) {
         let n = 2000;
         let t = Instant::now();
         for i in 0..n {
@@ -37,11 +48,6 @@ pub(super) fn all() {
         1.0 / median,
         samples[samples.len() * 95 / 100] * 1e6
     );
-
-    search(20);
-    timeline();
-    super::extremes::bench();
-    super::calibrate::bench();
     std::hint::black_box(sink);
 }
 
