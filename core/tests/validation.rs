@@ -153,3 +153,21 @@ fn held_out_sources_are_predicted_without_being_fitted_on() {
     let e = Errors::of(&all, |c| c.run.held_out && !c.run.gap);
     assert!(e.mean <= 0.15, "held-out mean {:.3}", e.mean);
 }
+
+#[test]
+fn each_run_tries_its_recomputation_modes_least_first() {
+    use scalescope_core::scenario::Recompute;
+    let rank = |r: &Recompute| match r {
+        Recompute::None => 0,
+        Recompute::Selective => 1,
+        Recompute::Full => 2,
+    };
+    for row in validation::ROWS {
+        let ranks: Vec<u8> = row.tuned.recompute.iter().map(rank).collect();
+        assert!(
+            !ranks.is_empty() && ranks.windows(2).all(|w| w[0] < w[1]),
+            "{}",
+            row.name
+        );
+    }
+}

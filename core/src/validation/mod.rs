@@ -10,7 +10,7 @@
 //! interleaving depth, how much to recompute), the model takes the best of
 //! the choices the row lists, as the authors did.
 
-use crate::evaluate::{evaluate, Report};
+use crate::evaluate::Report;
 use crate::hardware::{Cluster, Gpu};
 use crate::model::Model;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule};
@@ -112,7 +112,8 @@ pub struct Tuned {
     pub micro_batches: &'static [u32],
     /// Pipeline virtual stages tried (1 means plain 1F1B).
     pub virtual_stages: &'static [u32],
-    /// Recomputation modes tried.
+    /// Recomputation modes tried, least first ([`check`] keeps the first
+    /// that fits of each layout).
     pub recompute: &'static [Recompute],
 }
 
@@ -293,14 +294,25 @@ pub fn check(run: &Run) -> Check {
                     p.schedule = Schedule::Interleaved;
                     p.virtual_stages = v;
                 }
-                let Ok(r) = evaluate(&cfg) else { continue };
-                if !r.fits {
+                // What does not fit is not the run: skipped before its
+                // step is costed.
+                if cfg.check().is_err() {
                     continue;
                 }
+                let split = cfg.pipeline_split();
+                let memory = crate::memory::per_gpu_split(&cfg, split);
+                if memory.total().0 > cfg.cluster.gpu.hbm.0 {
+                    continue;
+                }
+                let r = crate::evaluate::evaluate_with_memory(&cfg, memory, split);
                 let x = run.metric.of(&cfg, &r);
                 if best.is_none_or(|(b, _)| x > b) {
                     best = Some((x, cfg.layout));
                 }
+                // More recomputation only adds work to the same step (every
+                // metric here is a fixed amount of work over the step): the
+                // least that fits is this layout's best.
+                break;
             }
         }
     }
