@@ -102,8 +102,8 @@ pub enum Error {
         /// Micro-batch in sequences.
         micro_batch: u32,
     },
-    /// The interleaved schedule needs the micro-batch count to be a multiple
-    /// of the pipeline degree.
+    /// The interleaved schedule needs at least as many micro-batches as
+    /// pipeline stages (its groups of micro-batches hold at least PP).
     InterleavingNeedsMicroBatches {
         /// Micro-batches per step.
         micro_batches: u32,
@@ -229,7 +229,7 @@ impl fmt::Display for Error {
             ),
             Self::InterleavingNeedsMicroBatches { micro_batches, pp } => write!(
                 f,
-                "the interleaved schedule needs micro-batches ({micro_batches}) to be a multiple of PP ({pp}): use 1F1B or a larger batch"
+                "the interleaved schedule needs at least as many micro-batches as stages, and has {micro_batches} for PP {pp}: use 1F1B or a larger batch"
             ),
             Self::InterleavingNeedsLayers { layers, chunks } => write!(
                 f,

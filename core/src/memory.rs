@@ -224,13 +224,20 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
             Schedule::Gpipe => (m, m),
             Schedule::OneFOneB => (m.min(pp), 1.0),
             Schedule::Interleaved => {
-                // Counted in stages' worth of layers: the first device warms
-                // up through every chunk, the last finishes its first chunk
-                // of each earlier micro-batch before its backward starts.
+                // Counted in stages' worth of layers (chunks of 1/v): the
+                // chunks each device runs forward before its first backward
+                // (Megatron's warm-up over groups of `n` micro-batches) and
+                // the one it then runs, at most every chunk of every
+                // micro-batch. With groups of PP the first device holds
+                // `pp + (pp - 1) / v`, Korthikanti et al.'s figure.
                 let v = f64::from(p.virtual_stages);
+                let n = f64::from(crate::timeline::micro_batch_group(
+                    p.pp,
+                    cfg.micro_batches(),
+                ));
                 (
-                    m.min(pp) * (1.0 + (pp - 1.0) / (pp * v)),
-                    (((v - 1.0) * pp + 1.0) / v).min(m),
+                    ((2.0 * (pp - 1.0) + (v - 1.0) * n + 1.0) / v).min(m),
+                    (((v - 1.0) * n + 1.0) / v).min(m),
                 )
             }
         }

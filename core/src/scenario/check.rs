@@ -247,7 +247,7 @@ impl Config {
             });
         }
         let micro_batches = self.micro_batches();
-        if p.schedule == Schedule::Interleaved && p.pp > 1 && micro_batches % p.pp != 0 {
+        if p.schedule == Schedule::Interleaved && p.pp > 1 && micro_batches < p.pp {
             return Err(Error::InterleavingNeedsMicroBatches {
                 micro_batches,
                 pp: p.pp,

@@ -307,10 +307,10 @@ impl<'a> Walk<'a> {
                     split
                 };
                 // Megatron-LM interleaves only stages whose layers split
-                // evenly into the chunks, and micro-batches in whole rounds.
+                // evenly into the chunks, and at least PP micro-batches.
                 if schedule == Schedule::Interleaved
                     && (layers < pp * v
-                        || micro_batches % pp != 0
+                        || micro_batches < pp
                         || split.0 % v != 0
                         || split.1 % v != 0)
                 {

@@ -2,8 +2,9 @@
 //! interval, at the two ends of the step, and the passes in between as one
 //! block per stream, with what of each stream shows.
 
+use super::order::needs;
 use super::pass::{self, Op, Recipe, Sink};
-use super::schedule::{after, before, carries, needs, span_of, Run};
+use super::schedule::{after, before, carries, span_of, Run};
 use super::{merged, Interval, Kind, Stream};
 use alloc::vec::Vec;
 

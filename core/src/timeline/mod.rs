@@ -23,10 +23,12 @@
 //! timeline has at most a few thousand intervals.
 
 mod draw;
+mod order;
 mod pass;
 mod schedule;
 pub mod trace;
 
+pub use order::micro_batch_group;
 pub use schedule::simulated_passes;
 pub(crate) use schedule::{critical_path, makespan};
 

@@ -1,8 +1,9 @@
-//! The schedule: each stage's order of passes (GPipe, 1F1B, interleaved
-//! 1F1B), when each can start (its stage is free and what it needs has
-//! arrived from the neighbour), and the stages drawn, pass by pass at the
-//! ends of the step and as one block per stream in between.
+//! The schedule: each stage's passes in their order ([`super::order`]),
+//! when each can start (its stage is free and what it needs has arrived
+//! from the neighbour), and the stages drawn, pass by pass at the ends of
+//! the step and as one block per stream in between.
 
+use super::order::{micro_batch_group, needs, order, round, warmup};
 use super::pass::{self, Op, Recipe, Sink};
 use super::{measure, Interval, Kind, Pass, StageTimeline, Stream, Timeline};
 use crate::evaluate::Step;
@@ -28,86 +29,6 @@ const INTERVAL_BUDGET: u32 = 1500;
 /// that its timeline stays within a few thousand intervals.
 const MOST_KEPT: u32 = 256;
 
-/// Each stage's passes in the order it runs them.
-fn order(schedule: Schedule, pp: u32, v: u32, m: u32, s: u32) -> Vec<Op> {
-    let f = |mb, chunk| Op {
-        backward: false,
-        mb,
-        chunk,
-    };
-    let b = |mb, chunk| Op {
-        backward: true,
-        mb,
-        chunk,
-    };
-    let mut out = Vec::with_capacity(2 * (m * v) as usize);
-    if schedule == Schedule::Gpipe {
-        out.extend((0..m).map(|i| f(i, 0)));
-        out.extend((0..m).map(|i| b(i, 0)));
-        return out;
-    }
-    // Megatron's order: micro-batches in groups of `pp`, each group through
-    // every chunk (forward up, backward down).
-    let group = if v > 1 { pp } else { m.max(1) };
-    let mut fs = Vec::with_capacity((m * v) as usize);
-    let mut bs = Vec::with_capacity((m * v) as usize);
-    let mut g = 0;
-    while g < m {
-        let end = (g + group).min(m);
-        for c in 0..v {
-            fs.extend((g..end).map(|i| f(i, c)));
-            bs.extend((g..end).map(|i| b(i, v - 1 - c)));
-        }
-        g = end;
-    }
-    let total = fs.len();
-    let warmup = warmup(pp, v, s, total);
-    out.extend_from_slice(&fs[..warmup]);
-    for i in 0..total - warmup {
-        out.push(fs[warmup + i]);
-        out.push(bs[i]);
-    }
-    out.extend_from_slice(&bs[total - warmup..]);
-    out
-}
-
-/// Forwards stage `s` runs before its first backward under 1F1B (with `v`
-/// chunks, Megatron's interleaved warm-up), of its `total` forwards.
-fn warmup(pp: u32, v: u32, s: u32, total: usize) -> usize {
-    if v > 1 {
-        ((pp - s - 1) * 2 + (v - 1) * pp) as usize
-    } else {
-        (pp - s - 1) as usize
-    }
-    .min(total)
-}
-
-/// What pass `op` on stage `s` needs first, and whether it comes over a
-/// link from another stage.
-pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32) -> Option<(Pass, bool)> {
-    let pass = |stage, chunk, backward| Pass {
-        stage,
-        micro_batch: op.mb,
-        chunk,
-        backward,
-    };
-    if !op.backward {
-        if s > 0 {
-            Some((pass(s - 1, op.chunk, false), true))
-        } else if op.chunk > 0 {
-            Some((pass(pp - 1, op.chunk - 1, false), pp > 1))
-        } else {
-            None
-        }
-    } else if s + 1 < pp {
-        Some((pass(s + 1, op.chunk, true), true))
-    } else if op.chunk + 1 < v {
-        Some((pass(0, op.chunk + 1, true), pp > 1))
-    } else {
-        Some((pass(s, op.chunk, false), false))
-    }
-}
-
 /// The step laid out.
 pub(super) struct Run {
     /// Per stage, per pass in its order: start, compute done, free.
@@ -118,6 +39,9 @@ pub(super) struct Run {
     done: Vec<f64>,
     /// Stages, chunks and micro-batches simulated.
     shape: (u32, u32, u32),
+    /// Micro-batches an interleaved schedule takes through every chunk at
+    /// a time ([`micro_batch_group`]).
+    group: u32,
 }
 
 impl Run {
@@ -144,15 +68,16 @@ impl Run {
 /// it needs has arrived. `span(op)` is a pass's (compute done, free)
 /// offsets; `start[s]` when stage `s` can begin.
 fn simulate(
-    pp: u32,
-    v: u32,
-    m: u32,
+    (pp, v, m): (u32, u32, u32),
+    group: u32,
     schedule: Schedule,
     send: f64,
     span: &dyn Fn(u32, Op) -> (f64, f64),
     start: &[f64],
 ) -> Run {
-    let orders: Vec<Vec<Op>> = (0..pp).map(|s| order(schedule, pp, v, m, s)).collect();
+    let orders: Vec<Vec<Op>> = (0..pp)
+        .map(|s| order(schedule, (pp, v, m), group, s))
+        .collect();
     let key = |p: &Pass| {
         ((usize::from(p.backward) * v as usize + p.chunk as usize) * m as usize
             + p.micro_batch as usize)
@@ -213,6 +138,7 @@ fn simulate(
         orders,
         done,
         shape: (pp, v, m),
+        group,
     }
 }
 
@@ -322,22 +248,22 @@ pub(super) struct Simulated {
 }
 
 /// Micro-batches the schedule of `pp` stages of `v` chunks simulates out
-/// of `m`: at most [`SIMULATED_ROUNDS`] rounds of `pp` (an interleaved
-/// schedule's warm-up runs `v - 1` rounds further in), at least
-/// [`MIN_SIMULATED`].
-fn simulated_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
-    let stages = u64::from(pp.max(1));
-    let least = u64::from(MIN_SIMULATED).div_ceil(stages) * stages;
+/// of `m`: at most [`SIMULATED_ROUNDS`] rounds (of `pp`, or of the
+/// interleaved schedule's group; its warm-up runs `v - 1` rounds further
+/// in), at least [`MIN_SIMULATED`].
+fn simulated_micro_batches(pp: u32, v: u32, m: u32, group: u32) -> u32 {
+    let n = u64::from(round(pp, v, group).max(1));
+    let least = u64::from(MIN_SIMULATED).div_ceil(n) * n;
     let least = u32::try_from(least.min(u64::from(m))).unwrap_or(m);
-    steady_micro_batches(pp, v, m).max(least)
+    steady_micro_batches(pp, v, m, group).max(least)
 }
 
 /// Micro-batches the step model simulates out of `m`: at most
-/// [`SIMULATED_ROUNDS`] rounds of `pp` (two more per extra chunk).
-fn steady_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
-    let (pp, v) = (u64::from(pp.max(1)), u64::from(v.max(1)));
-    let rounds = u64::from(SIMULATED_ROUNDS) + 2 * (v - 1);
-    u32::try_from((rounds * pp).min(u64::from(m))).unwrap_or(m)
+/// [`SIMULATED_ROUNDS`] rounds (two more per extra chunk).
+fn steady_micro_batches(pp: u32, v: u32, m: u32, group: u32) -> u32 {
+    let n = u64::from(round(pp, v, group).max(1));
+    let rounds = u64::from(SIMULATED_ROUNDS) + 2 * (u64::from(v.max(1)) - 1);
+    u32::try_from((rounds * n).min(u64::from(m))).unwrap_or(m)
 }
 
 /// Passes the schedule of `pp` stages of `v` chunks (1 without a
@@ -347,7 +273,8 @@ fn steady_micro_batches(pp: u32, v: u32, m: u32) -> u32 {
 #[must_use]
 pub fn simulated_passes(pp: u32, v: u32, m: u32) -> u64 {
     let v = if pp > 1 { v.max(1) } else { 1 };
-    let m_sim = simulated_micro_batches(pp, v, m.max(1));
+    let m = m.max(1);
+    let m_sim = simulated_micro_batches(pp, v, m, micro_batch_group(pp, m));
     2 * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
 }
 
@@ -365,10 +292,11 @@ pub(super) fn simulated<'r>(
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
+    let group = micro_batch_group(pp, m);
     let m_sim = if drawn {
-        simulated_micro_batches(pp, v, m)
+        simulated_micro_batches(pp, v, m, group)
     } else {
-        steady_micro_batches(pp, v, m)
+        steady_micro_batches(pp, v, m, group)
     };
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
@@ -399,13 +327,13 @@ pub(super) fn simulated<'r>(
         0.0
     };
     let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
-    let run = simulate(pp, v, m_sim, p.schedule, send, &span, &starts);
+    let run = simulate((pp, v, m_sim), group, p.schedule, send, &span, &starts);
     // A long run of micro-batches: the steady state grows by what the
     // missing ones take, at the pace the schedule settles into.
     let extra = if m > m_sim {
         f64::from(m - m_sim)
             * steady_period(&run, p.schedule, &|m| {
-                simulate(pp, v, m, p.schedule, send, &span, &starts)
+                simulate((pp, v, m), group, p.schedule, send, &span, &starts)
             })
     } else {
         0.0
@@ -434,17 +362,18 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
             .map(|t| t.2)
             .fold(0.0, f64::max)
     };
+    let n = round(pp, v, run.group);
     if schedule == Schedule::Gpipe {
-        return (end(run) - end(&rerun(m - 2 * pp))) / f64::from(2 * pp);
+        return (end(run) - end(&rerun(m - 2 * n))) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
-    let warmup = warmup(pp, v, 0, total);
+    let warmup = warmup(pp, v, 0, total, run.group);
     let pairs = total - warmup;
-    let span = (2 * pp * v) as usize;
+    let span = (2 * n * v) as usize;
     let times = &run.times[0];
     // The backward of the last steady pair and of the pair two rounds back.
     let at = |pair: usize| times[warmup + 2 * pair + 1].0;
-    (at(pairs - 1) - at(pairs - 1 - span)) / f64::from(2 * pp)
+    (at(pairs - 1) - at(pairs - 1 - span)) / f64::from(2 * n)
 }
 
 /// The step's makespan under a pipeline split as `split` (earlier stages'

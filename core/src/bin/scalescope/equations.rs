@@ -280,7 +280,12 @@ pub const SECTIONS: &[Section] = &[
              between stages; in GPipe and 1F1B a stage waits, in the fill and drain, for one \
              micro-batch through every other stage, v interleaved chunks divide that by v, and \
              plain 1F1B also waits in its steady state for the sends of each micro-batch's \
-             round trip. The step timeline lays the schedule out pass by pass.",
+             round trip. The interleaved schedule takes its micro-batches through every chunk \
+             in groups, as Megatron-Core does: groups of pp where the micro-batches come in \
+             whole rounds of pp, otherwise the least group (up to 4 × pp) whose last one is \
+             empty or holds at least pp, so that a step of 24 micro-batches on 16 stages runs \
+             (Llama 3 405B ran such counts); a larger group warms up longer and holds more \
+             activations. The step timeline lays the schedule out pass by pass.",
         ],
         equations: &[
             "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
@@ -405,8 +410,9 @@ pub const SECTIONS: &[Section] = &[
             "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
             "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
             "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
-            "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, pp) × (1 + (pp − 1) \
-             ÷ (pp × v)) (interleaved)",
+            "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
+             1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
+             whole rounds: pp + (pp − 1) ÷ v)",
             "activations = 2 B × a × T × L_s × in flight (+ 2 B × a_none × T with full \
              recomputation) + 2 × 4 B × T × V ÷ tp",
             "total = weights + gradients + optimizer + activations + buffers + 2 GiB;  fits ⇔ \
