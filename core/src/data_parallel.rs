@@ -245,7 +245,7 @@ pub(crate) fn data_parallel(
             // The replicas reduce their gradient shards in the stack's reduce type.
             let bytes = stage_params * reduce / f64::from(per_node);
             let ar = bg(Collective::AllReduce, bytes, replicas);
-            if busy_buckets.1 > zero {
+            if cfg.stack.dp_overlap == DpOverlap::Always {
                 replica_allreduce(&mut cost, ar, layers, busy_bwd, slowdown);
                 (None, None)
             } else {

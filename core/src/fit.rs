@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 /// Fitted constants.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Fitted {
     /// GEMM efficiency of A100 (40 and 80 GB).
     pub gemm_a100: f64,
@@ -372,32 +372,36 @@ pub fn leave_one_source_out() -> Vec<(&'static str, Fitted, Errors)> {
 }
 
 /// `f` of every job, in order: on as many threads as the machine has cores
-/// (each takes the next job not yet taken), or in turn without the
-/// standard library.
-fn run_all<J: Sync, T: Send + Copy + Default>(jobs: &[J], f: impl Fn(&J) -> T + Sync) -> Vec<T> {
+/// (the i-th thread takes every job whose index is i modulo the threads),
+/// or in turn without the standard library.
+fn run_all<J: Sync, T: Send>(jobs: &[J], f: impl Fn(&J) -> T + Sync) -> Vec<T> {
     #[cfg(feature = "std")]
     {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::Mutex;
         let threads = std::thread::available_parallelism()
             .map_or(1, core::num::NonZeroUsize::get)
             .min(jobs.len());
         if threads > 1 {
-            let next = AtomicUsize::new(0);
-            let out = Mutex::new(alloc::vec![T::default(); jobs.len()]);
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(|| loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        let t = f(job);
-                        if let Ok(mut out) = out.lock() {
-                            out[i] = t;
-                        }
-                    });
-                }
+            let f = &f;
+            let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        scope.spawn(move || {
+                            (t..jobs.len())
+                                .step_by(threads)
+                                .map(|i| (i, f(&jobs[i])))
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
             });
-            return out.into_inner().unwrap_or_default();
+            done.sort_unstable_by_key(|(i, _)| *i);
+            if done.len() == jobs.len() {
+                return done.into_iter().map(|(_, t)| t).collect();
+            }
         }
     }
     jobs.iter().map(f).collect()

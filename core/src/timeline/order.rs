@@ -27,13 +27,15 @@ pub fn micro_batch_group(pp: u32, m: u32) -> u32 {
         .unwrap_or(m)
 }
 
-/// Micro-batches after which the schedule's pattern repeats: the
-/// interleaved schedule's group, else `pp`.
-pub(super) fn round(pp: u32, v: u32, group: u32) -> u32 {
+/// Micro-batches after which a schedule of `pp` stages and `v` chunks over
+/// `m` micro-batches repeats itself: the interleaved schedule's group
+/// ([`micro_batch_group`]), else `pp`. The order and the warm-up take it
+/// as the interleaved group; one chunk ignores it.
+pub(super) fn period(pp: u32, v: u32, m: u32) -> u32 {
     if v > 1 {
-        group
+        micro_batch_group(pp, m)
     } else {
-        pp
+        pp.max(1)
     }
 }
 

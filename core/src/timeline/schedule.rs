@@ -3,7 +3,7 @@
 //! from the neighbour), and the stages drawn, pass by pass at the ends of
 //! the step and as one block per stream in between.
 
-use super::order::{micro_batch_group, needs, order, round, warmup};
+use super::order::{needs, order, period, warmup};
 use super::pass::{self, Op, Recipe, Sink};
 use super::{measure, Interval, Kind, Pass, StageTimeline, Stream, Timeline};
 use crate::evaluate::Step;
@@ -39,9 +39,8 @@ pub(super) struct Run {
     done: Vec<f64>,
     /// Stages, chunks and micro-batches simulated.
     shape: (u32, u32, u32),
-    /// Micro-batches an interleaved schedule takes through every chunk at
-    /// a time ([`micro_batch_group`]).
-    group: u32,
+    /// Micro-batches after which the schedule repeats ([`period`]).
+    period: u32,
 }
 
 impl Run {
@@ -69,14 +68,14 @@ impl Run {
 /// offsets; `start[s]` when stage `s` can begin.
 fn simulate(
     (pp, v, m): (u32, u32, u32),
-    group: u32,
+    period: u32,
     schedule: Schedule,
     send: f64,
     span: &dyn Fn(u32, Op) -> (f64, f64),
     start: &[f64],
 ) -> Run {
     let orders: Vec<Vec<Op>> = (0..pp)
-        .map(|s| order(schedule, (pp, v, m), group, s))
+        .map(|s| order(schedule, (pp, v, m), period, s))
         .collect();
     let key = |p: &Pass| {
         ((usize::from(p.backward) * v as usize + p.chunk as usize) * m as usize
@@ -138,7 +137,7 @@ fn simulate(
         orders,
         done,
         shape: (pp, v, m),
-        group,
+        period,
     }
 }
 
@@ -248,20 +247,20 @@ pub(super) struct Simulated {
 }
 
 /// Micro-batches the schedule of `pp` stages of `v` chunks simulates out
-/// of `m`: at most [`SIMULATED_ROUNDS`] rounds (of `pp`, or of the
-/// interleaved schedule's group; its warm-up runs `v - 1` rounds further
-/// in), at least [`MIN_SIMULATED`].
-fn simulated_micro_batches(pp: u32, v: u32, m: u32, group: u32) -> u32 {
-    let n = u64::from(round(pp, v, group).max(1));
+/// of `m`: at most [`SIMULATED_ROUNDS`] rounds of its `period` (an
+/// interleaved schedule's warm-up runs `v - 1` rounds further in), at
+/// least [`MIN_SIMULATED`].
+fn simulated_micro_batches(v: u32, m: u32, period: u32) -> u32 {
+    let n = u64::from(period.max(1));
     let least = u64::from(MIN_SIMULATED).div_ceil(n) * n;
     let least = u32::try_from(least.min(u64::from(m))).unwrap_or(m);
-    steady_micro_batches(pp, v, m, group).max(least)
+    steady_micro_batches(v, m, period).max(least)
 }
 
 /// Micro-batches the step model simulates out of `m`: at most
 /// [`SIMULATED_ROUNDS`] rounds (two more per extra chunk).
-fn steady_micro_batches(pp: u32, v: u32, m: u32, group: u32) -> u32 {
-    let n = u64::from(round(pp, v, group).max(1));
+fn steady_micro_batches(v: u32, m: u32, period: u32) -> u32 {
+    let n = u64::from(period.max(1));
     let rounds = u64::from(SIMULATED_ROUNDS) + 2 * (u64::from(v.max(1)) - 1);
     u32::try_from((rounds * n).min(u64::from(m))).unwrap_or(m)
 }
@@ -274,7 +273,7 @@ fn steady_micro_batches(pp: u32, v: u32, m: u32, group: u32) -> u32 {
 pub fn simulated_passes(pp: u32, v: u32, m: u32) -> u64 {
     let v = if pp > 1 { v.max(1) } else { 1 };
     let m = m.max(1);
-    let m_sim = simulated_micro_batches(pp, v, m, micro_batch_group(pp, m));
+    let m_sim = simulated_micro_batches(v, m, period(pp, v, m));
     2 * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
 }
 
@@ -292,11 +291,11 @@ pub(super) fn simulated<'r>(
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
-    let group = micro_batch_group(pp, m);
+    let period = period(pp, v, m);
     let m_sim = if drawn {
-        simulated_micro_batches(pp, v, m, group)
+        simulated_micro_batches(v, m, period)
     } else {
-        steady_micro_batches(pp, v, m, group)
+        steady_micro_batches(v, m, period)
     };
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
@@ -327,13 +326,13 @@ pub(super) fn simulated<'r>(
         0.0
     };
     let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
-    let run = simulate((pp, v, m_sim), group, p.schedule, send, &span, &starts);
+    let run = simulate((pp, v, m_sim), period, p.schedule, send, &span, &starts);
     // A long run of micro-batches: the steady state grows by what the
     // missing ones take, at the pace the schedule settles into.
     let extra = if m > m_sim {
         f64::from(m - m_sim)
             * steady_period(&run, p.schedule, &|m| {
-                simulate((pp, v, m), group, p.schedule, send, &span, &starts)
+                simulate((pp, v, m), period, p.schedule, send, &span, &starts)
             })
     } else {
         0.0
@@ -362,12 +361,12 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
             .map(|t| t.2)
             .fold(0.0, f64::max)
     };
-    let n = round(pp, v, run.group);
+    let n = run.period;
     if schedule == Schedule::Gpipe {
         return (end(run) - end(&rerun(m - 2 * n))) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
-    let warmup = warmup(pp, v, 0, total, run.group);
+    let warmup = warmup(pp, v, 0, total, n);
     let pairs = total - warmup;
     let span = (2 * n * v) as usize;
     let times = &run.times[0];

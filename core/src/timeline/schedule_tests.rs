@@ -1,6 +1,7 @@
 //! Unit tests of `schedule`.
 use super::*;
 use crate::scenario::Scenario;
+use crate::timeline::micro_batch_group;
 
 /// The pace read off one run's first stage is the pace between the
 /// ends of two runs two rounds apart, for pipelines of every schedule,
@@ -38,15 +39,15 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
                 // A step of 10,000 micro-batches, or (interleaved) of a
                 // count off the rounds of PP, which groups them otherwise.
                 let total = if v > 1 && mb == 2 { 10_006 } else { 10_000 };
-                let group = micro_batch_group(pp, total);
-                let m = simulated_micro_batches(pp, step.v as u32, total, group);
+                let period = period(pp, step.v as u32, total);
+                let m = simulated_micro_batches(step.v as u32, total, period);
                 let send = phases::pipeline_send(&cfg, &step.shape, &step.links).0;
                 let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
                 let span = |s: u32, op: Op| span_of(recipe(s), op);
                 let run_of = |m| {
                     simulate(
                         (pp, step.v as u32, m),
-                        group,
+                        period,
                         p_schedule(&cfg),
                         send,
                         &span,
