@@ -168,6 +168,10 @@ pub struct Report {
     /// Layers on the pipeline stage that sets the step time (all layers
     /// without a pipeline).
     pub stage_layers: u32,
+    /// Model chunks per GPU the schedule ran (1 without interleaving): a
+    /// scenario file that names the interleaved schedule without them
+    /// gets the count [`crate::scenario::Scenario::resolve`] chose.
+    pub virtual_stages: u32,
     /// Share of the step in which compute kernels run.
     pub compute_fraction: f64,
     /// Average power per GPU, watts.
@@ -524,6 +528,13 @@ impl Step {
             exposed_comm_trace_fraction: (breakdown.comm_exposed_trace().0 / step.0)
                 .clamp(0.0, 1.0),
             stage_layers: stage.layers,
+            virtual_stages: if cfg.layout.parallel.schedule == Schedule::Interleaved
+                && cfg.layout.parallel.pp > 1
+            {
+                cfg.layout.parallel.virtual_stages
+            } else {
+                1
+            },
             compute_fraction,
             power_w_per_gpu: power_w,
             power_w_cluster: power_w * gpus_f,

@@ -258,9 +258,13 @@ fn layout(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) {
     c.sp = if says_sp { p.sp } else { c.sp };
     c.schedule = p.schedule;
     if p.schedule == Schedule::Interleaved && p.virtual_stages != 2 {
+        // Unset (0), the core chooses the count; the explorer keeps 2.
+        let v = match p.virtual_stages {
+            0 => String::from("unset"),
+            v => v.to_string(),
+        };
         notices.push(format!(
-            "`parallel.virtual_stages` is {}: the explorer interleaves 2 chunks per stage",
-            p.virtual_stages
+            "`parallel.virtual_stages` is {v}: the explorer interleaves 2 chunks per stage"
         ));
     }
     c.micro_batch = s.micro_batch;

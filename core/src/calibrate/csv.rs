@@ -274,7 +274,7 @@ impl Row<'_> {
                 cp: self.count("cp", Some(1))?,
                 sp,
                 schedule: self.choice("schedule", crate::scenario::Schedule::OneFOneB)?,
-                virtual_stages: self.count("virtual_stages", Some(1))?,
+                virtual_stages: self.count("virtual_stages", Some(0))?,
                 ep: 1,
                 etp: 1,
                 ep_overlap: false,

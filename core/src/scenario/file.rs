@@ -141,7 +141,11 @@ pub struct Parallel {
     #[serde(default = "default_schedule")]
     pub schedule: Schedule,
     /// Model chunks per GPU for the interleaved schedule (1 otherwise).
-    #[serde(default = "one")]
+    /// Absent or 0 in a file: one chunk, or under `interleaved` the count
+    /// that gives the shortest step that fits (see
+    /// [`Scenario::resolve`](crate::scenario::Scenario::resolve)); a
+    /// resolved configuration always holds the count.
+    #[serde(default = "chunks_unset")]
     pub virtual_stages: u32,
     /// Expert-parallel degree: the routed experts of an MoE layer split
     /// over this many GPUs, folded over the same GPUs as TP x CP x DP
@@ -174,6 +178,11 @@ fn is_one(v: &u32) -> bool {
 
 fn one() -> u32 {
     1
+}
+
+/// `virtual_stages` left for [`crate::scenario::Scenario::resolve`] to choose.
+fn chunks_unset() -> u32 {
+    0
 }
 fn default_schedule() -> Schedule {
     Schedule::OneFOneB

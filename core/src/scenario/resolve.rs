@@ -2,7 +2,7 @@
 //! and the calibration applied, each checked by the field's name.
 
 use super::check::{positive, positive_f};
-use super::{limits, Config, Layout, ModelSpec, Scenario};
+use super::{limits, Config, Layout, ModelSpec, Scenario, Schedule};
 use crate::error::Error;
 use crate::hardware::{gpu_by_id, Cluster, Gpu};
 use crate::model::preset;
@@ -98,6 +98,44 @@ impl Scenario {
         };
         self.calibration.check()?;
         self.calibration.apply(&mut cfg);
+        choose_chunks(&mut cfg);
         Ok(cfg)
     }
+}
+
+/// Most chunks per GPU an unset `virtual_stages` is chosen from.
+const MOST_CHUNKS: u32 = 32;
+
+/// Fills in chunks per GPU a file left unset (0): one, or under the
+/// interleaved schedule the count, of 2 up to one layer per chunk, whose
+/// step is shortest among those that fit (else the shortest), the fewer
+/// chunks on a tie. Published runs name the schedule without the count
+/// (Llama 3 405B's 16 interleaved stages) and tune it, as the validation
+/// rows do; one chunk would be plain 1F1B, which the name does not mean.
+/// Where no count passes the checks, 2, and the check says why.
+fn choose_chunks(cfg: &mut Config) {
+    let p = cfg.layout.parallel;
+    if p.virtual_stages != 0 {
+        return;
+    }
+    if p.schedule != Schedule::Interleaved || p.pp <= 1 {
+        cfg.layout.parallel.virtual_stages = 1;
+        return;
+    }
+    let most = (cfg.model.layers / p.pp).clamp(2, MOST_CHUNKS);
+    let mut best: Option<(bool, f64, u32)> = None;
+    for v in 2..=most {
+        let mut c = *cfg;
+        c.layout.parallel.virtual_stages = v;
+        let Ok(r) = crate::evaluate::evaluate(&c) else {
+            continue;
+        };
+        let better = best.is_none_or(|(fits, step, _)| {
+            (r.fits && !fits) || (r.fits == fits && r.step_time_s < step)
+        });
+        if better {
+            best = Some((r.fits, r.step_time_s, v));
+        }
+    }
+    cfg.layout.parallel.virtual_stages = best.map_or(2, |(_, _, v)| v);
 }

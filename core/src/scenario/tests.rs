@@ -388,3 +388,40 @@ fn a_tensor_group_inside_the_nvlink_domain_stays_on_nvlink() {
     );
     assert!(rack.tokens_per_s > tray.tokens_per_s);
 }
+
+#[test]
+fn an_interleaved_schedule_named_without_its_chunks_runs_the_best_count_that_fits() {
+    // Llama 3 405B on 8,192 H100s at its published layout (TP8 PP16,
+    // interleaved, the count not published), as a file names it.
+    let text = r#"{ "hardware": { "gpu": "h100", "nodes": 1024 }, "model": "llama3-405b",
+        "seq_len": 8192, "global_batch": 2048, "micro_batch": 1,
+        "parallel": { "dp": "zero1", "tp": 8, "pp": 16, "sp": true, "schedule": "interleaved" },
+        "recompute": "selective", "stack": "torchtitan" }"#;
+    let s: Scenario = serde_json::from_str(text).unwrap();
+    assert_eq!(s.parallel.virtual_stages, 0);
+    let cfg = s.to_config().unwrap();
+    let chosen = cfg.layout.parallel.virtual_stages;
+    let report = evaluate(&cfg).unwrap();
+    assert!(report.fits);
+    assert_eq!(report.virtual_stages, chosen);
+    // No count runs a shorter step that fits; one chunk (plain 1F1B) is
+    // not what the name means, and runs slower.
+    for v in 1..=126 / 16 {
+        let mut other = s.clone();
+        other.parallel.virtual_stages = v;
+        let r = evaluate(&other.to_config().unwrap()).unwrap();
+        assert!(
+            !r.fits || r.step_time_s >= report.step_time_s,
+            "{v} chunks beat {chosen}"
+        );
+        if v == 1 {
+            assert!(r.step_time_s > 1.1 * report.step_time_s);
+        }
+    }
+    // Written as 0 it means the same; other schedules take one chunk.
+    let mut zero = s.clone();
+    zero.parallel.virtual_stages = 0;
+    assert_eq!(zero.to_config().unwrap(), cfg);
+    zero.parallel.schedule = Schedule::OneFOneB;
+    assert_eq!(zero.to_config().unwrap().layout.parallel.virtual_stages, 1);
+}
