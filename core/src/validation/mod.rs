@@ -22,9 +22,11 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 mod runs;
+mod scaling;
 mod sources;
 
 pub use runs::ROWS;
+pub use scaling::{series, Series, SCALING_TOLERANCE};
 pub use sources::SOURCES;
 
 /// How far a prediction may be from a published number before the check
