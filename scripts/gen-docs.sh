@@ -33,7 +33,7 @@ own code and papers, not from the paper and not from a fit.
   each under its own stack, by least squares on the logarithm of model
   over published, within physical bounds (GEMMs between 0.5 and 0.95 of
   peak, the overlap share between 0.1 and 1). `scalescope validate` prints
-  the fit (A100 0.713, H100 0.617, overlap 0.38) and, for each source, the
+  the fit (A100 0.713, H100 0.613, overlap 0.38) and, for each source, the
   error of constants fitted without it; a test keeps the shipped values
   within 0.01 of the fit. They are the in-step rate of a large GEMM; each
   GEMM of a layer is slowed further by its shape (below). The best

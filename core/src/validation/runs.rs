@@ -41,6 +41,10 @@ const FULL: &[Recompute] = &[Recompute::Full];
 const SELECTIVE: &[Recompute] = &[Recompute::Selective];
 const ANY: &[Recompute] = &[Recompute::None, Recompute::Selective, Recompute::Full];
 const V1: &[u32] = &[1];
+/// Llama 3 405B's chunks per stage, not published: every count its 126
+/// layers allow on 16 stages (up to 7), as a scenario that names the
+/// interleaved schedule without the count gets.
+const LLAMA3_CHUNKS: &[u32] = &[1, 2, 3, 4, 5, 6, 7];
 const MB: &[u32] = &[];
 const MB_TUNED: &[u32] = &[1, 2, 4, 8];
 
@@ -519,7 +523,7 @@ pub const ROWS: &[Row] = &[
         dp: DataParallel::Zero1,
         sp: true,
         precision: Precision::Bf16,
-        tuned: tuned(&[1, 2], &[1, 2, 4, 8], ANY),
+        tuned: tuned(&[1, 2], LLAMA3_CHUNKS, ANY),
         metric: Metric::Mfu,
         published: 0.43,
         ep: 1,
@@ -541,7 +545,7 @@ pub const ROWS: &[Row] = &[
         dp: DataParallel::Zero1,
         sp: true,
         precision: Precision::Bf16,
-        tuned: tuned(&[1, 2], &[1, 2, 4, 8], ANY),
+        tuned: tuned(&[1, 2], LLAMA3_CHUNKS, ANY),
         metric: Metric::Mfu,
         published: 0.41,
         ep: 1,

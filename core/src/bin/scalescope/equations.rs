@@ -131,7 +131,7 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.617 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
+             paper): 0.613 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
              0.62 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
@@ -160,7 +160,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.617 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
+            "η_gemm = 0.613 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -449,7 +449,7 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.617 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.613 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
