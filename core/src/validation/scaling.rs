@@ -13,9 +13,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-/// How far the model's per-GPU change may be from the published one, in
-/// points, for a series to hold: the tolerance issue-style checks of the
-/// paper's own per-GPU falls use (5 points).
+/// How far the model's per-GPU change may be from the published one for a
+/// series to hold: 5 points of per-GPU change.
 pub const SCALING_TOLERANCE: f64 = 0.05;
 
 /// One scaling series, its ends compared.
@@ -106,7 +105,7 @@ mod tests {
 
     #[test]
     fn mlperf_llama_405b_on_gb200_loses_per_gpu_as_its_logs_do() {
-        // Issue-style check of the paper's theme on Blackwell: MLPerf's
+        // The paper's theme on Blackwell: MLPerf's
         // Llama 3.1 405B on GB200 NVL72, as its logs ran it. No one
         // precision spans 512 to 5,120 GPUs in the logs: FP8 ran 256 and
         // 512 (v5.0), NVFP4 2,560 and 5,120 (v5.1), so each is a series.
