@@ -46,6 +46,7 @@ keys!(Schedule {
     Schedule::Gpipe => "gpipe",
     Schedule::OneFOneB => "1f1b",
     Schedule::Interleaved => "interleaved",
+    Schedule::ZeroBubbleH1 => "zb-h1",
 });
 keys!(Recompute {
     Recompute::None => "none",

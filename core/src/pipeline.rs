@@ -143,7 +143,14 @@ impl Step {
         let others = f64::from(p.pp - 1);
         let chunk = f64::from(first_layers / (self.v as u32).max(1));
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
-        let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
+        // A zero-bubble schedule sends each backward on after its input
+        // gradient: the weight gradient's GEMMs do not delay the drain.
+        let weight = if p.schedule.splits_backward() {
+            self.layer.gemm.0
+        } else {
+            0.0
+        };
+        let (fwd, bwd) = (self.busy_fwd.0 * chunk, (self.busy_bwd.0 - weight) * chunk);
         let last_passes = others * (fwd + send) + self.m * last_mb;
         let first_back = last_passes - edges + others * (bwd + send);
         let own_first = self.m * first_mb;

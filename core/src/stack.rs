@@ -186,7 +186,10 @@ pub struct Stack {
     pub te_attention: bool,
     /// Whether tensor parallelism can run with sequence parallelism.
     pub sequence_parallel: bool,
-    /// Whether the interleaved 1F1B pipeline schedule exists.
+    /// Whether the stack schedules pipelines beyond GPipe and 1F1B: the
+    /// interleaved 1F1B and the zero-bubble ZB-H1 (Megatron-LM, with
+    /// ZB-H1 from Sea AI Lab's zero-bubble fork of it; torchtitan, through
+    /// PyTorch's pipelining schedules).
     pub interleaving: bool,
     /// When `dp: fsdp` gathers and reduce-scatters across micro-batches.
     pub fsdp_sync: FsdpSync,

@@ -23,7 +23,12 @@ const DP: [DataParallel; 5] = [
     DataParallel::Hsdp,
 ];
 const RECOMPUTE: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
-const SCHEDULE: [Schedule; 3] = [Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved];
+const SCHEDULE: [Schedule; 4] = [
+    Schedule::Gpipe,
+    Schedule::OneFOneB,
+    Schedule::Interleaved,
+    Schedule::ZeroBubbleH1,
+];
 const PRECISION: [Precision; 4] = [
     Precision::Bf16,
     Precision::Fp16,

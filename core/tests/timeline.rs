@@ -136,13 +136,20 @@ fn llama2_70b_on_2048_h100s_with_pp_8_and_each_schedule() {
     cfg.layout.parallel.pp = 8;
     cfg.layout.micro_batch = 1;
     cfg.global_batch = 16 * cfg.dp();
-    for schedule in [Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved] {
+    for schedule in [
+        Schedule::Gpipe,
+        Schedule::OneFOneB,
+        Schedule::Interleaved,
+        Schedule::ZeroBubbleH1,
+    ] {
         cfg.layout.parallel.schedule = schedule;
-        cfg.stack = Stack::of(if schedule == Schedule::Interleaved {
-            scalescope_core::stack::StackId::Megatron
-        } else {
-            scalescope_core::stack::StackId::Paper
-        });
+        cfg.stack = Stack::of(
+            if schedule != Schedule::Gpipe && schedule != Schedule::OneFOneB {
+                scalescope_core::stack::StackId::Megatron
+            } else {
+                scalescope_core::stack::StackId::Paper
+            },
+        );
         cfg.layout.parallel.sp = false;
         cfg.layout.parallel.virtual_stages = 2;
         assert_eq!(cfg.micro_batches(), 16);

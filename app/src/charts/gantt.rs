@@ -33,7 +33,9 @@ const HIT_SPACING: i32 = 36;
 pub fn colour(kind: Kind) -> RGBColor {
     match kind {
         Kind::Forward | Kind::Head | Kind::Optimizer => palette::BLUE,
-        Kind::Backward => RGBColor(0, 80, 130),
+        // A zero-bubble schedule's weight gradients are backward work too;
+        // the hover names them apart.
+        Kind::Backward | Kind::WeightGradient => RGBColor(0, 80, 130),
         Kind::Contention => palette::SKY,
         Kind::Host => palette::GREY,
         Kind::Wait => palette::YELLOW,

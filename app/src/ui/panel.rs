@@ -266,6 +266,7 @@ fn layout(page: Page) -> impl IntoView {
     let schedule = options(&[
         ("1f1b", "1F1B"),
         ("interleaved", "Interleaved 1F1B (2 chunks)"),
+        ("zb-h1", "Zero-bubble ZB-H1"),
         ("gpipe", "GPipe"),
     ]);
     let [tp, pp, cp, ep, etp, mb] = LAYOUT;

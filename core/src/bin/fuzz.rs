@@ -67,7 +67,12 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
     // Left unset (0) as a file may leave it: the interleaved schedule's
     // count is then chosen, and its choice must stay within the bound.
     s.parallel.virtual_stages = if r.chance(4) { 0 } else { v };
-    s.parallel.schedule = r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]);
+    s.parallel.schedule = r.pick(&[
+        Schedule::Gpipe,
+        Schedule::OneFOneB,
+        Schedule::Interleaved,
+        Schedule::ZeroBubbleH1,
+    ]);
     s
 }
 
@@ -150,7 +155,12 @@ fn scenario(r: &mut Rng) -> Scenario {
             pp,
             cp,
             sp: r.chance(50),
-            schedule: r.pick(&[Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved]),
+            schedule: r.pick(&[
+                Schedule::Gpipe,
+                Schedule::OneFOneB,
+                Schedule::Interleaved,
+                Schedule::ZeroBubbleH1,
+            ]),
             virtual_stages: r.count(3),
             ep: if r.chance(60) { 1 } else { r.count(8) },
             etp: if r.chance(80) { 1 } else { r.count(3) },

@@ -199,6 +199,12 @@ impl Config {
                 feature: "interleaved pipeline schedule",
             });
         }
+        if p.schedule.splits_backward() && p.pp > 1 && !stack.interleaving {
+            return Err(Error::StackLacks {
+                stack: stack.id.key(),
+                feature: "zero-bubble pipeline schedule",
+            });
+        }
         if self.seq_len % (2 * p.cp) != 0 && p.cp > 1 {
             return Err(Error::CpNotDividingSequence {
                 cp: p.cp,

@@ -53,6 +53,14 @@ pub enum Schedule {
     OneFOneB,
     /// Interleaved 1F1B with `virtual_stages` model chunks per GPU.
     Interleaved,
+    /// Zero-bubble ZB-H1 (Qi et al., ICLR 2024): 1F1B with each backward
+    /// split into the input gradient (B), which the stage before waits
+    /// for, and the weight gradient (W), which stage `s` defers by `s`
+    /// micro-batches into the drain's idle time: a bubble of
+    /// `(pp - 1)(F + B - W)` against 1F1B's `(pp - 1)(F + B + W)`, at
+    /// 1F1B's peak of `pp` micro-batches in flight.
+    #[serde(rename = "zb-h1")]
+    ZeroBubbleH1,
 }
 
 impl Schedule {
@@ -63,7 +71,15 @@ impl Schedule {
             Self::Gpipe => "gpipe",
             Self::OneFOneB => "1f1b",
             Self::Interleaved => "interleaved",
+            Self::ZeroBubbleH1 => "zb-h1",
         }
+    }
+
+    /// Whether the schedule runs each backward as two passes, the input
+    /// gradient and the weight gradient.
+    #[must_use]
+    pub const fn splits_backward(self) -> bool {
+        matches!(self, Self::ZeroBubbleH1)
     }
 }
 

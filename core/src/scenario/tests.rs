@@ -243,7 +243,12 @@ fn each_choices_key_is_its_spelling_in_the_file() {
     for dp in [D::Ddp, D::Zero1, D::Fsdp, D::FsdpFull, D::Hsdp] {
         assert_eq!(dp.key(), spelled(dp));
     }
-    for s in [Schedule::Gpipe, Schedule::OneFOneB, Schedule::Interleaved] {
+    for s in [
+        Schedule::Gpipe,
+        Schedule::OneFOneB,
+        Schedule::Interleaved,
+        Schedule::ZeroBubbleH1,
+    ] {
         assert_eq!(s.key(), spelled(s));
     }
     for r in [Recompute::None, Recompute::Selective, Recompute::Full] {

@@ -196,12 +196,17 @@ impl Draw<'_> {
         let mut sums = ([0.0_f64; 10], [0.0_f64; 4]);
         let passes = range.clone().map(|i| order[i as usize]);
         Self::tally(r, passes, 1.0, &mut sums);
+        let split = self.run.splits_backward();
         let one = (0..v).flat_map(|chunk| {
-            [false, true].map(|backward| Op {
-                backward,
-                mb: 0,
-                chunk,
-            })
+            [(false, false), (true, false), (true, true)]
+                .into_iter()
+                .filter(move |&(_, weight)| split || !weight)
+                .map(move |(backward, weight)| Op {
+                    backward,
+                    weight,
+                    mb: 0,
+                    chunk,
+                })
         });
         Self::tally(r, one, f64::from(self.m - self.m_sim), &mut sums);
         let (totals, exposed) = sums;
@@ -280,7 +285,7 @@ impl Draw<'_> {
 fn slot(kind: Kind) -> usize {
     match kind {
         Kind::Forward => 0,
-        Kind::Backward => 1,
+        Kind::Backward | Kind::WeightGradient => 1,
         Kind::Head => 2,
         Kind::Host => 3,
         Kind::TensorCollective => 4,

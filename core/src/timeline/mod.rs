@@ -87,8 +87,12 @@ impl Stream {
 pub enum Kind {
     /// Forward compute of layers (stretched where traffic runs beside it).
     Forward,
-    /// Backward compute of layers, with any recomputation.
+    /// Backward compute of layers, with any recomputation (under a
+    /// zero-bubble schedule, the input gradients: B).
     Backward,
+    /// The weight gradients of layers, run as their own pass (W) by a
+    /// zero-bubble schedule.
+    WeightGradient,
     /// The output head and loss (last stage).
     Head,
     /// Compute slowed by once-per-step traffic beside it.
@@ -123,7 +127,12 @@ impl Kind {
     pub fn is_compute(self) -> bool {
         matches!(
             self,
-            Kind::Forward | Kind::Backward | Kind::Head | Kind::Contention | Kind::Optimizer
+            Kind::Forward
+                | Kind::Backward
+                | Kind::WeightGradient
+                | Kind::Head
+                | Kind::Contention
+                | Kind::Optimizer
         )
     }
 
@@ -133,6 +142,7 @@ impl Kind {
         match self {
             Kind::Forward => "forward",
             Kind::Backward => "backward",
+            Kind::WeightGradient => "weight gradient",
             Kind::Head => "output head",
             Kind::Contention => "compute slowed by traffic",
             Kind::Optimizer => "optimizer",

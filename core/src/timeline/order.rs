@@ -1,5 +1,6 @@
-//! Each stage's order of passes under GPipe, 1F1B and interleaved 1F1B
-//! (Megatron's order, its warm-up and its groups of micro-batches), and
+//! Each stage's order of passes under GPipe, 1F1B, interleaved 1F1B
+//! (Megatron's order, its warm-up and its groups of micro-batches) and
+//! zero-bubble ZB-H1 (each backward split into B and W), and
 //! what a pass needs from another stage before it can start.
 
 use super::pass::Op;
@@ -49,14 +50,19 @@ pub(super) fn order(
 ) -> Vec<Op> {
     let f = |mb, chunk| Op {
         backward: false,
+        weight: false,
         mb,
         chunk,
     };
     let b = |mb, chunk| Op {
         backward: true,
+        weight: false,
         mb,
         chunk,
     };
+    if schedule.splits_backward() {
+        return zero_bubble_h1(pp, m, s);
+    }
     let mut out = Vec::with_capacity(2 * (m * v) as usize);
     if schedule == Schedule::Gpipe {
         out.extend((0..m).map(|i| f(i, 0)));
@@ -88,6 +94,42 @@ pub(super) fn order(
     out
 }
 
+/// ZB-H1's order on stage `s` of `pp` over `m` micro-batches: 1F1B's
+/// warm-up of `pp - s - 1` forwards, then per micro-batch a forward and
+/// an input-gradient backward (B), each B followed by the weight gradient
+/// (W) of the micro-batch `s` before it, the deferred W's closing the
+/// drain. The stages nearer the loss, which 1F1B leaves idle longest at
+/// the end, defer the most; every stage holds at most `pp` micro-batches
+/// (1F1B's peak, the first stage's). With equal F, B and W passes and free
+/// sends the step is `m (F + B + W) + (pp - 1)(F + B - W)`, the paper's.
+// Source: Qi et al., "Zero Bubble Pipeline Parallelism" (ICLR 2024), section 3.1 and figure 3 (ZB-H1)
+fn zero_bubble_h1(pp: u32, m: u32, s: u32) -> Vec<Op> {
+    let op = |backward, weight, mb| Op {
+        backward,
+        weight,
+        mb,
+        chunk: 0,
+    };
+    let mut out = Vec::with_capacity(3 * m as usize);
+    let warm = (pp - s - 1).min(m);
+    out.extend((0..warm).map(|i| op(false, false, i)));
+    let (mut fs, mut bs, mut ws) = (warm, 0, 0);
+    while bs < m {
+        if fs < m {
+            out.push(op(false, false, fs));
+            fs += 1;
+        }
+        out.push(op(true, false, bs));
+        bs += 1;
+        if bs - ws > s {
+            out.push(op(true, true, ws));
+            ws += 1;
+        }
+    }
+    out.extend((ws..m).map(|i| op(true, true, i)));
+    out
+}
+
 /// Forwards stage `s` runs before its first backward under 1F1B (with `v`
 /// chunks, Megatron's interleaved warm-up over groups of `group`
 /// micro-batches), of its `total` forwards.
@@ -103,6 +145,11 @@ pub(super) fn warmup(pp: u32, v: u32, s: u32, total: usize, group: u32) -> usize
 /// What pass `op` on stage `s` needs first, and whether it comes over a
 /// link from another stage.
 pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32) -> Option<(Pass, bool)> {
+    // A weight gradient follows its own stage's input gradient, which the
+    // stage's order already runs first.
+    if op.weight {
+        return None;
+    }
     let pass = |stage, chunk, backward| Pass {
         stage,
         micro_batch: op.mb,

@@ -44,6 +44,10 @@ pub(super) struct Recipe {
     pub fwd: Direction,
     /// Backward costs per layer.
     pub bwd: Direction,
+    /// Of each layer's backward, the weight gradient's compute, which a
+    /// zero-bubble schedule runs as its own pass (0 where the backward is
+    /// one pass).
+    pub weight: f64,
     /// The output head's forward and backward.
     pub head_fwd: f64,
     /// The head's backward.
@@ -114,6 +118,14 @@ impl Recipe {
             head,
             fwd,
             bwd,
+            // The weight-gradient GEMMs do the forward GEMMs' FLOPs again
+            // (dW = X^T dY against Y = X W).
+            weight: if cfg.layout.parallel.schedule.splits_backward() && cfg.layout.parallel.pp > 1
+            {
+                step.layer.gemm.0
+            } else {
+                0.0
+            },
             head_fwd: if head { step.head_fwd.0 } else { 0.0 },
             head_bwd: if head { step.head_fwd.0 * 2.0 } else { 0.0 },
             sharded_every_pass: sharded && !dp.once,
@@ -161,6 +173,9 @@ impl Recipe {
 pub(super) struct Op {
     /// Backward (or forward).
     pub backward: bool,
+    /// Of a backward split in two (zero-bubble schedules), the weight
+    /// gradient (W) rather than the input gradient (B).
+    pub weight: bool,
     /// Micro-batch.
     pub mb: u32,
     /// Model chunk.
@@ -202,13 +217,64 @@ impl Sink<'_> {
     }
 }
 
+/// What follows a group of `g` layers' compute over `span` in direction
+/// `d`: the context-parallel exchange's exposed end, the blocking tensor
+/// collectives, the All-to-All, and the GPU waiting on the host, one
+/// after another. Returns when the last ends.
+fn blocking(
+    sink: &mut Sink,
+    d: &Direction,
+    g: f64,
+    (t, computed): (f64, f64),
+    op: Op,
+    layers: (u32, u32),
+) -> f64 {
+    let cp_end = computed + g * d.cp_exposed;
+    let mut at = cp_end;
+    sink.push(
+        Stream::Context,
+        Kind::ContextExchange,
+        ((cp_end - g * d.cp_total).max(t), cp_end),
+        op,
+        Some(layers),
+    );
+    for (stream, kind, len) in [
+        (Stream::Tensor, Kind::TensorCollective, d.tp),
+        (Stream::Experts, Kind::AllToAll, d.a2a),
+        (Stream::Compute, Kind::Host, d.host),
+    ] {
+        sink.push(stream, kind, (at, at + g * len), op, Some(layers));
+        at += g * len;
+    }
+    at
+}
+
 /// Lays out `op` on a stage made by `r`, from `t`, with sharded traffic
 /// if `traffic`. Returns when its compute is done (what the neighbour
 /// waits for) and when the stage is free again.
 pub(super) fn lay_out(r: &Recipe, op: Op, t: f64, traffic: bool, sink: &mut Sink) -> (f64, f64) {
     let (lo, hi) = r.chunk_layers(op.chunk);
+    if op.weight {
+        // The weight gradients of the chunk's layers: GEMMs alone, no
+        // traffic (the step model keeps the gradients' reduction with B).
+        let end = t + f64::from((hi + 1).saturating_sub(lo)) * r.weight;
+        sink.push(
+            Stream::Compute,
+            Kind::WeightGradient,
+            (t, end),
+            op,
+            Some((lo, hi)),
+        );
+        return (end, end);
+    }
     let last_chunk = op.chunk + 1 == r.chunks.max(1);
     let d = if op.backward { &r.bwd } else { &r.fwd };
+    // What of a layer's backward compute its B pass keeps.
+    let own = if op.backward {
+        d.compute - r.weight
+    } else {
+        d.compute
+    };
     let mut t = t;
     if op.backward && r.head && last_chunk {
         sink.push(Stream::Compute, Kind::Head, (t, t + r.head_bwd), op, None);
@@ -249,45 +315,14 @@ pub(super) fn lay_out(r: &Recipe, op: Op, t: f64, traffic: bool, sink: &mut Sink
         } else {
             0.0
         };
-        let compute = g * d.compute + hidden * d.dp_stretch;
+        let compute = g * own + hidden * d.dp_stretch;
         let kind = if op.backward {
             Kind::Backward
         } else {
             Kind::Forward
         };
         sink.push(Stream::Compute, kind, (t, t + compute), op, Some((a, b)));
-        let cp_end = t + compute + g * d.cp_exposed;
-        sink.push(
-            Stream::Context,
-            Kind::ContextExchange,
-            ((cp_end - g * d.cp_total).max(t), cp_end),
-            op,
-            Some((a, b)),
-        );
-        let tp_end = cp_end + g * d.tp;
-        sink.push(
-            Stream::Tensor,
-            Kind::TensorCollective,
-            (cp_end, tp_end),
-            op,
-            Some((a, b)),
-        );
-        let a2a_end = tp_end + g * d.a2a;
-        sink.push(
-            Stream::Experts,
-            Kind::AllToAll,
-            (tp_end, a2a_end),
-            op,
-            Some((a, b)),
-        );
-        let host_end = a2a_end + g * d.host;
-        sink.push(
-            Stream::Compute,
-            Kind::Host,
-            (a2a_end, host_end),
-            op,
-            Some((a, b)),
-        );
+        let host_end = blocking(sink, d, g, (t, t + compute), op, (a, b));
         // The next group waits for its gather (or the backlog of scatters),
         // which ran beside this group's compute and ends with it.
         let end = host_end + hidden * d.dp_exposed;

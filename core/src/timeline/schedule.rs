@@ -41,6 +41,8 @@ pub(super) struct Run {
     shape: (u32, u32, u32),
     /// Micro-batches after which the schedule repeats ([`period`]).
     period: u32,
+    /// Whether each backward runs as two passes (B and W).
+    split: bool,
 }
 
 impl Run {
@@ -55,6 +57,11 @@ impl Run {
     /// Model chunks per stage.
     pub(super) fn chunks(&self) -> u32 {
         self.shape.1
+    }
+
+    /// Whether each backward runs as two passes, B and W.
+    pub(super) fn splits_backward(&self) -> bool {
+        self.split
     }
 
     /// When pass `p`'s compute is done (what its neighbour waits for).
@@ -113,6 +120,11 @@ fn simulate(
             let at = free[s].max(ready);
             let (c, f) = span(s as u32, op);
             times[s].push((at, at + c, at + f));
+            free[s] = at + f;
+            // No other pass waits for a weight gradient.
+            if op.weight {
+                continue;
+            }
             let me = Pass {
                 stage: s as u32,
                 micro_batch: op.mb,
@@ -120,7 +132,6 @@ fn simulate(
                 backward: op.backward,
             };
             done[key(&me)] = at + c;
-            free[s] = at + f;
         }
         if times[s].len() > ran {
             let ends = if v > 1 { [0, n - 1] } else { [n, n] };
@@ -138,6 +149,7 @@ fn simulate(
         done,
         shape: (pp, v, m),
         period,
+        split: schedule.splits_backward(),
     }
 }
 
@@ -302,23 +314,27 @@ pub(super) fn simulated<'r>(
     let table: Vec<(f64, f64)> = [0, pp - 1]
         .iter()
         .flat_map(|&s| {
-            [false, true].into_iter().flat_map(move |backward| {
-                (0..v).map(move |chunk| {
-                    span_of(
-                        recipe(s),
-                        Op {
-                            backward,
-                            mb: 0,
-                            chunk,
-                        },
-                    )
+            [(false, false), (true, false), (true, true)]
+                .into_iter()
+                .flat_map(move |(backward, weight)| {
+                    (0..v).map(move |chunk| {
+                        span_of(
+                            recipe(s),
+                            Op {
+                                backward,
+                                weight,
+                                mb: 0,
+                                chunk,
+                            },
+                        )
+                    })
                 })
-            })
         })
         .collect();
     let span = |s: u32, op: Op| {
         let kind = usize::from(s + 1 == pp);
-        table[(kind * 2 + usize::from(op.backward)) * v as usize + op.chunk as usize]
+        let direction = usize::from(op.backward) + usize::from(op.weight);
+        table[(kind * 3 + direction) * v as usize + op.chunk as usize]
     };
     let send = if pp > 1 {
         phases::pipeline_send(cfg, &step.shape, &step.links).0
@@ -350,8 +366,9 @@ pub(super) fn simulated<'r>(
 /// and interleaving, the first stage's steady state pairs a forward with
 /// a backward, and a schedule whose passes keep their times repeats
 /// itself every round: the pace is read off the first stage's last two
-/// rounds of pairs, without a second run. GPipe has no such pairs: a run
-/// of two rounds fewer (`rerun`) gives the pace from the two ends.
+/// rounds of pairs, without a second run. GPipe has no such pairs, and
+/// ZB-H1's first stage settles later than the rest: a run of two rounds
+/// fewer (`rerun`) gives the pace from the two ends.
 pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -> Run) -> f64 {
     let (pp, v, m) = run.shape;
     let end = |r: &Run| {
@@ -362,7 +379,10 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
             .fold(0.0, f64::max)
     };
     let n = run.period;
-    if schedule == Schedule::Gpipe {
+    // ZB-H1's stages differ in how many weight gradients they defer, so
+    // the first stage settles into the slowest stage's pace later than
+    // its last rounds: like GPipe, its pace is read off two runs.
+    if schedule == Schedule::Gpipe || schedule.splits_backward() {
         return (end(run) - end(&rerun(m - 2 * n))) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
@@ -409,6 +429,7 @@ pub(crate) fn critical_path(step: &Step, split: (u32, u32)) -> f64 {
     let (first, last) = recipes(step, split);
     let op = |backward| Op {
         backward,
+        weight: false,
         mb: 0,
         chunk: 0,
     };

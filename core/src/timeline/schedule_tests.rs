@@ -10,15 +10,17 @@ use crate::timeline::micro_batch_group;
 fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
     let base = Scenario::example().to_config().unwrap();
     let mut checked = 0;
-    for (pp, v) in [
-        (2, 1),
-        (3, 1),
-        (4, 1),
-        (8, 1),
-        (4, 2),
-        (8, 2),
-        (2, 4),
-        (16, 2),
+    for (pp, v, zero_bubble) in [
+        (2, 1, false),
+        (3, 1, false),
+        (4, 1, false),
+        (8, 1, false),
+        (4, 2, false),
+        (8, 2, false),
+        (2, 4, false),
+        (16, 2, false),
+        (4, 1, true),
+        (8, 1, true),
     ] {
         for mb in [1, 2] {
             for tp in [1, 8] {
@@ -29,6 +31,8 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
                 p.virtual_stages = v;
                 p.schedule = if v > 1 {
                     Schedule::Interleaved
+                } else if zero_bubble {
+                    Schedule::ZeroBubbleH1
                 } else {
                     Schedule::OneFOneB
                 };
@@ -55,6 +59,25 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
                     )
                 };
                 let run = run_of(m);
+                if zero_bubble {
+                    // Read off two runs: the pace carries a short run to
+                    // the end of a long one, simulated whole.
+                    let end = |r: &Run| {
+                        r.times
+                            .iter()
+                            .filter_map(|t| t.last())
+                            .map(|t| t.2)
+                            .fold(0.0, f64::max)
+                    };
+                    let pace = steady_period(&run, p_schedule(&cfg), &run_of);
+                    let long = m + 4 * pp;
+                    let carried = end(&run) + f64::from(long - m) * pace;
+                    let whole = end(&run_of(long));
+                    assert!(
+                        (carried - whole).abs() <= 1e-9 * whole,
+                        "pp {pp} mb {mb} tp {tp}: {carried} vs {whole}"
+                    );
+                }
                 let one = steady_period(&run, p_schedule(&cfg), &run_of);
                 let two = steady_period(&run, Schedule::Gpipe, &run_of);
                 assert!(
@@ -65,7 +88,7 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
             }
         }
     }
-    assert_eq!(checked, 32);
+    assert_eq!(checked, 40);
 }
 
 fn p_schedule(cfg: &crate::scenario::Config) -> Schedule {
@@ -114,6 +137,68 @@ fn a_micro_batch_count_off_the_rounds_runs_each_group_through_every_chunk() {
                 .collect();
             mbs.sort_unstable();
             assert_eq!(mbs, (0..22).collect::<Vec<_>>());
+        }
+    }
+}
+
+/// ZB-H1 simulated with equal F, B and W passes and free sends (or any
+/// pass times with W no longer than F + B) takes the paper's step,
+/// `m (F + B + W) + (pp - 1)(F + B - W)`, against 1F1B's
+/// `(m + pp - 1)(F + B + W)`, and no stage holds more than `pp`
+/// micro-batches between a forward and its weight gradient.
+#[test]
+fn zero_bubble_h1_takes_the_papers_step_at_one_f_one_b_memory() {
+    for (pp, m) in [(2, 2), (4, 8), (4, 13), (8, 8), (8, 32), (16, 48)] {
+        for (f, b, w) in [
+            (1.0, 1.0, 1.0),
+            (1.0, 1.2, 0.8),
+            (1.0, 1.5, 1.0),
+            (1.0, 1.0, 0.5),
+        ] {
+            let span = |_: u32, op: Op| {
+                let t = match (op.backward, op.weight) {
+                    (false, _) => f,
+                    (true, false) => b,
+                    (true, true) => w,
+                };
+                (t, t)
+            };
+            let starts = vec![0.0; pp as usize];
+            let run = simulate((pp, 1, m), pp, Schedule::ZeroBubbleH1, 0.0, &span, &starts);
+            let end = run
+                .times
+                .iter()
+                .filter_map(|t| t.last())
+                .map(|t| t.2)
+                .fold(0.0, f64::max);
+            let paper = f64::from(m) * (f + b + w) + f64::from(pp - 1) * (f + b - w);
+            assert!(
+                (end - paper).abs() < 1e-9,
+                "pp {pp} m {m} ({f}, {b}, {w}): {end} vs {paper}"
+            );
+            let whole = |_: u32, op: Op| if op.backward { (b + w, b + w) } else { (f, f) };
+            let plain = simulate((pp, 1, m), pp, Schedule::OneFOneB, 0.0, &whole, &starts);
+            let plain_end = plain
+                .times
+                .iter()
+                .filter_map(|t| t.last())
+                .map(|t| t.2)
+                .fold(0.0, f64::max);
+            assert!((plain_end - f64::from(m + pp - 1) * (f + b + w)).abs() < 1e-9);
+            for (s, order) in run.orders.iter().enumerate() {
+                let mut live: i64 = 0;
+                let mut most = 0;
+                for op in order {
+                    live += match (op.backward, op.weight) {
+                        (false, _) => 1,
+                        (true, true) => -1,
+                        (true, false) => 0,
+                    };
+                    most = most.max(live);
+                }
+                assert!(most <= i64::from(pp.min(m)), "stage {s}: {most}");
+                assert_eq!(order.len(), 3 * m as usize);
+            }
         }
     }
 }

@@ -285,7 +285,13 @@ pub const SECTIONS: &[Section] = &[
              whole rounds of pp, otherwise the least group (up to 4 × pp) whose last one is \
              empty or holds at least pp, so that a step of 24 micro-batches on 16 stages runs \
              (Llama 3 405B ran such counts); a larger group warms up longer and holds more \
-             activations. The step timeline lays the schedule out pass by pass.",
+             activations. Zero-bubble ZB-H1 (Qi et al., ICLR 2024) splits each backward in \
+             two: the input gradient (B), which the stage before waits for, and the weight \
+             gradient (W, the GEMMs' second half), which nothing waits for; stage s runs 1F1B's \
+             warm-up and defers each W by s micro-batches into the drain, where 1F1B left it \
+             idle, so the bubble shrinks from (pp − 1)(F + B + W) to (pp − 1)(F + B − W) and \
+             every stage holds pp micro-batches, the first stage's 1F1B peak. The step \
+             timeline lays the schedule out pass by pass.",
         ],
         equations: &[
             "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
@@ -317,6 +323,8 @@ pub const SECTIONS: &[Section] = &[
              in the fill and drain;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) \
              or tp × cp × dp < GPUs per node",
             "bubble = (Σ_stages t_mb − t_mb,this) ÷ v;  v = virtual stages (interleaved), else 1",
+            "ZB-H1: t_W = L_s × t_gemm per micro-batch as its own pass;  bubble with equal \
+             passes and free sends = (pp − 1)(t_F + t_B − t_W)",
             "1F1B steady state: + max(0, Σ_stages t_mb + 2 (pp − 1) t_send − pp × max t_mb) × \
              (m − 1) ÷ pp of exposed sends",
             "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd (last stage) + t_head,bwd + the \
@@ -412,7 +420,7 @@ pub const SECTIONS: &[Section] = &[
             "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
              1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
-             whole rounds: pp + (pp − 1) ÷ v)",
+             whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1)",
             "activations = 2 B × a × T × L_s × in flight (+ 2 B × a_none × T with full \
              recomputation) + 2 × 4 B × T × V ÷ tp",
             "total = weights + gradients + optimizer + activations + buffers + 2 GiB;  fits ⇔ \
