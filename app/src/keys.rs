@@ -47,6 +47,7 @@ keys!(Schedule {
     Schedule::OneFOneB => "1f1b",
     Schedule::Interleaved => "interleaved",
     Schedule::ZeroBubbleH1 => "zb-h1",
+    Schedule::ZeroBubbleV => "zb-v",
 });
 keys!(Recompute {
     Recompute::None => "none",

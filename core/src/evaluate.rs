@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::memory::{self, Memory};
 use crate::phases::{self, LayerCompute, PerMicroBatch, Shape};
 use crate::power;
-use crate::scenario::{Config, DataParallel, Schedule};
+use crate::scenario::{Config, DataParallel};
 use crate::units::{Bytes, Seconds};
 use serde::Serialize;
 
@@ -357,11 +357,7 @@ impl Step {
         let context = phases::context(cfg, &shape, &links, layer.attention, slowdown);
         let recompute = cfg.layout.recompute;
         let m = f64::from(cfg.micro_batches().max(1));
-        let v = if p.schedule == Schedule::Interleaved && p.pp > 1 {
-            f64::from(p.virtual_stages)
-        } else {
-            1.0
-        };
+        let v = f64::from(p.chunks().max(1));
         let compute_fwd = layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd;
         let compute_bwd = layer.backward()
             + layer.recompute(recompute, cfg.stack.flash_attention)
@@ -528,13 +524,7 @@ impl Step {
             exposed_comm_trace_fraction: (breakdown.comm_exposed_trace().0 / step.0)
                 .clamp(0.0, 1.0),
             stage_layers: stage.layers,
-            virtual_stages: if cfg.layout.parallel.schedule == Schedule::Interleaved
-                && cfg.layout.parallel.pp > 1
-            {
-                cfg.layout.parallel.virtual_stages
-            } else {
-                1
-            },
+            virtual_stages: cfg.layout.parallel.chunks(),
             compute_fraction,
             power_w_per_gpu: power_w,
             power_w_cluster: power_w * gpus_f,

@@ -226,7 +226,9 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
             // Stage s starts pp - s - 1 micro-batches ahead and defers s
             // weight gradients, whose inputs it keeps: every stage holds
             // pp, the last included (Qi et al.: ZB-H1 peaks at 1F1B's pp).
-            Schedule::ZeroBubbleH1 => (m.min(pp), m.min(pp)),
+            // ZB-V holds 2 pp chunks, half a stage each, on every stage
+            // (its order: pp micro-batches of each chunk at the peak).
+            Schedule::ZeroBubbleH1 | Schedule::ZeroBubbleV => (m.min(pp), m.min(pp)),
             Schedule::Interleaved => {
                 // Counted in stages' worth of layers (chunks of 1/v): the
                 // chunks each device runs forward before its first backward

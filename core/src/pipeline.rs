@@ -140,6 +140,11 @@ impl Step {
         edges: f64,
     ) -> (f64, f64) {
         let p = self.cfg.layout.parallel;
+        // ZB-V's head stage starts the step and its V turns back through
+        // it: each stage's own passes are what is sure.
+        if p.schedule.v_shape() {
+            return (self.m * last_mb, self.m * first_mb);
+        }
         let others = f64::from(p.pp - 1);
         let chunk = f64::from(first_layers / (self.v as u32).max(1));
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
@@ -245,11 +250,7 @@ pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
     if p.pp <= 1 {
         return Comm::default();
     }
-    let v = if p.schedule == Schedule::Interleaved {
-        f64::from(p.virtual_stages.max(1))
-    } else {
-        1.0
-    };
+    let v = f64::from(p.chunks().max(1));
     let send = pipeline_send(cfg, s, links);
     let pp = f64::from(p.pp);
     // The fill and drain cross every link once each way; with chunks the

@@ -23,11 +23,12 @@ const DP: [DataParallel; 5] = [
     DataParallel::Hsdp,
 ];
 const RECOMPUTE: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
-const SCHEDULE: [Schedule; 4] = [
+const SCHEDULE: [Schedule; 5] = [
     Schedule::Gpipe,
     Schedule::OneFOneB,
     Schedule::Interleaved,
     Schedule::ZeroBubbleH1,
+    Schedule::ZeroBubbleV,
 ];
 const PRECISION: [Precision; 4] = [
     Precision::Bf16,

@@ -44,23 +44,25 @@ test.describe('the step timeline', () => {
   test('with PP 4 each schedule has its own bubble', async ({ page }) => {
     const app = new ScaleScopePage(page);
     const bubbles: Record<string, number> = {};
-    let weightGradients = 0;
-    for (const schedule of ['gpipe', '1f1b', 'interleaved', 'zb-h1']) {
+    const weightGradients: Record<string, number> = {};
+    for (const schedule of ['gpipe', '1f1b', 'interleaved', 'zb-h1', 'zb-v']) {
       await app.goto(`/?model=llama2-13b&nodes=4&pp=4&mb=1&local=2&seq=2048&stack=megatron&dp=fsdp_full&schedule=${schedule}`);
       await expect(app.message).toBeHidden();
       const rows = await timelineCsv(page);
       expect(rows.length).toBeGreaterThan(20);
       bubbles[schedule] = bubble(rows);
-      if (schedule === 'zb-h1') {
-        weightGradients = rows.filter((r) => r[2] === 'weight gradient').length;
-      }
+      weightGradients[schedule] = rows.filter((r) => r[2] === 'weight gradient').length;
     }
     // GPipe and 1F1B wait alike for the fill and drain; interleaving halves
-    // it; ZB-H1 fills the drain with the weight gradients it deferred.
+    // it; ZB-H1 fills the drain with the weight gradients it deferred, and
+    // ZB-V's two chunks in a V leave less still.
     expect(bubbles['gpipe']).toBeGreaterThan(0);
     expect(bubbles['interleaved']).toBeLessThan(0.8 * bubbles['1f1b']);
     expect(bubbles['zb-h1']).toBeLessThan(0.9 * bubbles['1f1b']);
-    expect(weightGradients).toBeGreaterThan(0);
+    expect(bubbles['zb-v']).toBeLessThan(0.8 * bubbles['zb-h1']);
+    expect(weightGradients['1f1b']).toBe(0);
+    expect(weightGradients['zb-h1']).toBeGreaterThan(0);
+    expect(weightGradients['zb-v']).toBeGreaterThan(0);
     app.expectNoProblems();
   });
 

@@ -72,6 +72,7 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
         Schedule::OneFOneB,
         Schedule::Interleaved,
         Schedule::ZeroBubbleH1,
+        Schedule::ZeroBubbleV,
     ]);
     s
 }
@@ -160,6 +161,7 @@ fn scenario(r: &mut Rng) -> Scenario {
                 Schedule::OneFOneB,
                 Schedule::Interleaved,
                 Schedule::ZeroBubbleH1,
+                Schedule::ZeroBubbleV,
             ]),
             virtual_stages: r.count(3),
             ep: if r.chance(60) { 1 } else { r.count(8) },

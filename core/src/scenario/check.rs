@@ -174,10 +174,10 @@ impl Config {
                 heads: m.heads,
             });
         }
-        let v = if p.schedule == Schedule::Interleaved {
-            p.virtual_stages
-        } else {
-            1
+        let v = match p.schedule {
+            Schedule::Interleaved => p.virtual_stages,
+            Schedule::ZeroBubbleV => 2,
+            _ => 1,
         };
         let stages = p.pp.saturating_mul(v);
         if m.layers < stages {
@@ -259,7 +259,7 @@ impl Config {
                 pp: p.pp,
             });
         }
-        let passes = crate::timeline::simulated_passes(p.pp, v, micro_batches);
+        let passes = crate::timeline::simulated_passes(p.schedule, p.pp, v, micro_batches);
         if passes > limits::SIMULATED_PASSES {
             return Err(Error::PipelineTooLong {
                 stages: p.pp,
@@ -268,9 +268,9 @@ impl Config {
                 max: limits::SIMULATED_PASSES,
             });
         }
-        if p.schedule == Schedule::Interleaved && p.pp > 1 {
+        if v > 1 && p.pp > 1 {
             // Every chunk holds at least one layer.
-            let chunks = p.virtual_stages.max(1);
+            let chunks = v;
             let (first, last) = self.pipeline_split();
             if let Some(layers) = [first, last].into_iter().find(|&l| l < chunks) {
                 return Err(Error::InterleavingNeedsLayers { layers, chunks });

@@ -61,6 +61,15 @@ pub enum Schedule {
     /// 1F1B's peak of `pp` micro-batches in flight.
     #[serde(rename = "zb-h1")]
     ZeroBubbleH1,
+    /// Zero-bubble ZB-V (Qi et al., section 6): two chunks per stage in a
+    /// V, stage `s` holding the model's `s`-th and `(2 pp - 1 - s)`-th
+    /// of `2 pp` chunks, so the first stage also runs the output head and
+    /// the forward turns back on the last stage without a send; backward
+    /// split into B and W as in ZB-H1, the order PyTorch's
+    /// `ScheduleZBVZeroBubble` runs. With equal passes its step is the
+    /// work plus `pp - 1` chunk passes, at 1F1B's peak memory.
+    #[serde(rename = "zb-v")]
+    ZeroBubbleV,
 }
 
 impl Schedule {
@@ -72,6 +81,7 @@ impl Schedule {
             Self::OneFOneB => "1f1b",
             Self::Interleaved => "interleaved",
             Self::ZeroBubbleH1 => "zb-h1",
+            Self::ZeroBubbleV => "zb-v",
         }
     }
 
@@ -79,7 +89,14 @@ impl Schedule {
     /// gradient and the weight gradient.
     #[must_use]
     pub const fn splits_backward(self) -> bool {
-        matches!(self, Self::ZeroBubbleH1)
+        matches!(self, Self::ZeroBubbleH1 | Self::ZeroBubbleV)
+    }
+
+    /// Whether each stage's two chunks sit in a V (ZB-V): the last stage
+    /// turns the forward back, the first runs the output head.
+    #[must_use]
+    pub const fn v_shape(self) -> bool {
+        matches!(self, Self::ZeroBubbleV)
     }
 }
 
@@ -131,6 +148,23 @@ impl Precision {
             Self::Fp16 => "fp16",
             Self::Fp8 => "fp8",
             Self::Fp4 => "fp4",
+        }
+    }
+}
+
+impl Parallel {
+    /// Model chunks each pipeline stage runs: the interleaved schedule's
+    /// `virtual_stages`, ZB-V's two, else one (and one without a
+    /// pipeline).
+    #[must_use]
+    pub const fn chunks(&self) -> u32 {
+        if self.pp <= 1 {
+            return 1;
+        }
+        match self.schedule {
+            Schedule::Interleaved => self.virtual_stages,
+            Schedule::ZeroBubbleV => 2,
+            _ => 1,
         }
     }
 }

@@ -248,6 +248,7 @@ fn each_choices_key_is_its_spelling_in_the_file() {
         Schedule::OneFOneB,
         Schedule::Interleaved,
         Schedule::ZeroBubbleH1,
+        Schedule::ZeroBubbleV,
     ] {
         assert_eq!(s.key(), spelled(s));
     }
@@ -289,8 +290,14 @@ fn gelu_model(
 #[test]
 fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
     // Llama 3 405B's published 16 stages of 8 chunks fit within the bound.
-    assert_eq!(crate::timeline::simulated_passes(16, 8, 1024), 73_728);
-    assert!(crate::timeline::simulated_passes(16, 8, 1024) <= limits::SIMULATED_PASSES);
+    assert_eq!(
+        crate::timeline::simulated_passes(Schedule::Interleaved, 16, 8, 1024),
+        73_728
+    );
+    assert!(
+        crate::timeline::simulated_passes(Schedule::Interleaved, 16, 8, 1024)
+            <= limits::SIMULATED_PASSES
+    );
     // 65,536 stages of one layer each over 16-GPU nodes, as fuzzing found.
     let mut s = Scenario::example();
     s.hardware.gpu = "v100".into();

@@ -85,7 +85,7 @@ impl Draw<'_> {
     fn wait(&self, s: u32, op: Op, (free, at): (f64, f64), out: &mut Vec<Interval>) {
         let pp = self.run.orders.len() as u32;
         let v = self.run.chunks();
-        let Some((mut need, over_link)) = needs(op, s, pp, v) else {
+        let Some((mut need, over_link)) = needs(op, s, pp, v, self.run.v_shape()) else {
             return;
         };
         need.micro_batch = self.real(need.micro_batch);

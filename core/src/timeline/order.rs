@@ -28,12 +28,12 @@ pub fn micro_batch_group(pp: u32, m: u32) -> u32 {
         .unwrap_or(m)
 }
 
-/// Micro-batches after which a schedule of `pp` stages and `v` chunks over
-/// `m` micro-batches repeats itself: the interleaved schedule's group
+/// Micro-batches after which `schedule` over `pp` stages and `v` chunks
+/// and `m` micro-batches repeats itself: the interleaved schedule's group
 /// ([`micro_batch_group`]), else `pp`. The order and the warm-up take it
-/// as the interleaved group; one chunk ignores it.
-pub(super) fn period(pp: u32, v: u32, m: u32) -> u32 {
-    if v > 1 {
+/// as the interleaved group; the other schedules ignore it.
+pub(super) fn period(schedule: Schedule, pp: u32, v: u32, m: u32) -> u32 {
+    if schedule == Schedule::Interleaved && v > 1 {
         micro_batch_group(pp, m)
     } else {
         pp.max(1)
@@ -60,6 +60,9 @@ pub(super) fn order(
         mb,
         chunk,
     };
+    if schedule.v_shape() {
+        return zero_bubble_v(pp, m, s);
+    }
     if schedule.splits_backward() {
         return zero_bubble_h1(pp, m, s);
     }
@@ -130,6 +133,65 @@ fn zero_bubble_h1(pp: u32, m: u32, s: u32) -> Vec<Op> {
     out
 }
 
+/// ZB-V's order on stage `s` of `pp` over `m` micro-batches, chunk 0 the
+/// V's way down and chunk 1 its way back: `2 (pp - s) - 1` forwards of
+/// chunk 0, `s` pairs of both chunks' forwards, `pp - s` rounds of chunk
+/// 1's forward, B and W; then per micro-batch both chunks' forward, B and
+/// W; the drain runs the B's first and the deferred W's last. Below
+/// `2 pp - 1` micro-batches the order is the longer one's, without the
+/// micro-batches that do not exist.
+// Source: pytorch/pytorch torch/distributed/pipelining/schedules.py, ScheduleZBVZeroBubble._calculate_single_rank_operations (Qi et al., "Zero Bubble Pipeline Parallelism", section 6)
+fn zero_bubble_v(pp: u32, m: u32, s: u32) -> Vec<Op> {
+    /// Appends chunk `c`'s next pass of `kind` (0 F, 1 B, 2 W).
+    fn push(out: &mut Vec<Op>, next: &mut [[u32; 3]; 2], c: usize, kind: usize) {
+        out.push(Op {
+            backward: kind > 0,
+            weight: kind == 2,
+            mb: next[c][kind],
+            chunk: c as u32,
+        });
+        next[c][kind] += 1;
+    }
+    let n = m.max(2 * pp - 1);
+    let mut out = Vec::with_capacity(6 * n as usize);
+    let mut next = [[0_u32; 3]; 2];
+    for _ in 0..2 * (pp - s) - 1 {
+        push(&mut out, &mut next, 0, 0);
+    }
+    for _ in 0..s {
+        push(&mut out, &mut next, 1, 0);
+        push(&mut out, &mut next, 0, 0);
+    }
+    for _ in 0..pp - s {
+        for kind in 0..3 {
+            push(&mut out, &mut next, 1, kind);
+        }
+    }
+    while next[1][0] < next[0][0] || next[0][0] < n {
+        if next[0][0] < n {
+            push(&mut out, &mut next, 0, 0);
+        }
+        for (c, kind) in [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2)] {
+            push(&mut out, &mut next, c, kind);
+        }
+    }
+    for _ in 0..s {
+        push(&mut out, &mut next, 0, 1);
+        push(&mut out, &mut next, 1, 1);
+    }
+    for _ in 0..pp - s {
+        push(&mut out, &mut next, 0, 1);
+        push(&mut out, &mut next, 0, 2);
+    }
+    for c in [1, 0] {
+        while next[c][2] < n {
+            push(&mut out, &mut next, c, 2);
+        }
+    }
+    out.retain(|op| op.mb < m);
+    out
+}
+
 /// Forwards stage `s` runs before its first backward under 1F1B (with `v`
 /// chunks, Megatron's interleaved warm-up over groups of `group`
 /// micro-batches), of its `total` forwards.
@@ -144,7 +206,7 @@ pub(super) fn warmup(pp: u32, v: u32, s: u32, total: usize, group: u32) -> usize
 
 /// What pass `op` on stage `s` needs first, and whether it comes over a
 /// link from another stage.
-pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32) -> Option<(Pass, bool)> {
+pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32, v_shape: bool) -> Option<(Pass, bool)> {
     // A weight gradient follows its own stage's input gradient, which the
     // stage's order already runs first.
     if op.weight {
@@ -156,6 +218,22 @@ pub(super) fn needs(op: Op, s: u32, pp: u32, v: u32) -> Option<(Pass, bool)> {
         chunk,
         backward,
     };
+    if v_shape {
+        // Chunk 0's forward runs down the stages and chunk 1's back up;
+        // the last stage turns it round without a send, the first runs the
+        // loss and turns it into chunk 1's backward, which runs down, and
+        // chunk 0's back up.
+        let last = s + 1 == pp;
+        return Some(match (op.backward, op.chunk) {
+            (false, 0) => (pass(s.checked_sub(1)?, 0, false), true),
+            (false, _) if last => (pass(s, 0, false), false),
+            (false, _) => (pass(s + 1, 1, false), true),
+            (true, 0) if last => (pass(s, 1, true), false),
+            (true, 0) => (pass(s + 1, 0, true), true),
+            (true, _) if s == 0 => (pass(s, 1, false), false),
+            (true, _) => (pass(s - 1, 1, true), true),
+        });
+    }
     if !op.backward {
         if s > 0 {
             Some((pass(s - 1, op.chunk, false), true))

@@ -41,8 +41,8 @@ pub(super) struct Run {
     shape: (u32, u32, u32),
     /// Micro-batches after which the schedule repeats ([`period`]).
     period: u32,
-    /// Whether each backward runs as two passes (B and W).
-    split: bool,
+    /// The schedule run.
+    schedule: Schedule,
 }
 
 impl Run {
@@ -61,7 +61,12 @@ impl Run {
 
     /// Whether each backward runs as two passes, B and W.
     pub(super) fn splits_backward(&self) -> bool {
-        self.split
+        self.schedule.splits_backward()
+    }
+
+    /// Whether the stages hold their chunks in a V (ZB-V).
+    pub(super) fn v_shape(&self) -> bool {
+        self.schedule.v_shape()
     }
 
     /// When pass `p`'s compute is done (what its neighbour waits for).
@@ -107,7 +112,7 @@ fn simulate(
         let ran = times[s].len();
         while times[s].len() < orders[s].len() {
             let op = orders[s][times[s].len()];
-            let ready = match needs(op, s as u32, pp, v) {
+            let ready = match needs(op, s as u32, pp, v, schedule.v_shape()) {
                 None => 0.0,
                 Some((p, over_link)) => {
                     let t = done[key(&p)];
@@ -149,7 +154,7 @@ fn simulate(
         done,
         shape: (pp, v, m),
         period,
-        split: schedule.splits_backward(),
+        schedule,
     }
 }
 
@@ -282,11 +287,12 @@ fn steady_micro_batches(v: u32, m: u32, period: u32) -> u32 {
 /// micro-batch's forward and backward through every chunk of every stage.
 /// [`crate::scenario::limits::SIMULATED_PASSES`] bounds it.
 #[must_use]
-pub fn simulated_passes(pp: u32, v: u32, m: u32) -> u64 {
+pub fn simulated_passes(schedule: Schedule, pp: u32, v: u32, m: u32) -> u64 {
     let v = if pp > 1 { v.max(1) } else { 1 };
     let m = m.max(1);
-    let m_sim = simulated_micro_batches(v, m, period(pp, v, m));
-    2 * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
+    let m_sim = simulated_micro_batches(v, m, period(schedule, pp, v, m));
+    let passes = if schedule.splits_backward() { 3 } else { 2 };
+    passes * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
 }
 
 /// Simulates the pipeline of `step`, whose stages are made by `recipe`:
@@ -303,7 +309,7 @@ pub(super) fn simulated<'r>(
     let pp = p.pp.max(1);
     let v = if pp > 1 { step.v as u32 } else { 1 };
     let m = cfg.micro_batches().max(1);
-    let period = period(pp, v, m);
+    let period = period(p.schedule, pp, v, m);
     let m_sim = if drawn {
         simulated_micro_batches(v, m, period)
     } else {
@@ -311,7 +317,9 @@ pub(super) fn simulated<'r>(
     };
     // A pass's span depends on its stage's kind (earlier or last), its
     // direction and its chunk: a table of them, looked up per pass.
-    let table: Vec<(f64, f64)> = [0, pp - 1]
+    let head = head_stage(pp, p.schedule);
+    let other = if head == 0 { pp - 1 } else { 0 };
+    let table: Vec<(f64, f64)> = [other, head]
         .iter()
         .flat_map(|&s| {
             [(false, false), (true, false), (true, true)]
@@ -332,7 +340,7 @@ pub(super) fn simulated<'r>(
         })
         .collect();
     let span = |s: u32, op: Op| {
-        let kind = usize::from(s + 1 == pp);
+        let kind = usize::from(s == head);
         let direction = usize::from(op.backward) + usize::from(op.weight);
         table[(kind * 3 + direction) * v as usize + op.chunk as usize]
     };
@@ -403,7 +411,8 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
 pub(crate) fn makespan(step: &Step, split: (u32, u32)) -> f64 {
     let pp = step.cfg.layout.parallel.pp.max(1);
     let (first, last) = recipes(step, split);
-    let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+    let head = head_stage(pp, step.cfg.layout.parallel.schedule);
+    let recipe = |s: u32| if s == head { &last } else { &first };
     let sim = simulated(step, &recipe, false);
     (0..pp)
         .map(|s| {
@@ -454,8 +463,18 @@ pub(crate) fn critical_path(step: &Step, split: (u32, u32)) -> f64 {
     through_last.max(after(&first, back, None))
 }
 
-/// The recipes of an earlier stage and of the last (the same stage
-/// without a pipeline).
+/// The stage of `pp` that runs the output head: the last, or under ZB-V
+/// the first, where the V turns into its way back.
+pub(crate) fn head_stage(pp: u32, schedule: Schedule) -> u32 {
+    if schedule.v_shape() {
+        0
+    } else {
+        pp.max(1) - 1
+    }
+}
+
+/// The recipes of a stage without the output head and of the one with
+/// it (the same stage without a pipeline).
 fn recipes(step: &Step, split: (u32, u32)) -> (Recipe, Recipe) {
     let last = Recipe::of(step, split.1, true);
     if step.cfg.layout.parallel.pp > 1 {
@@ -475,7 +494,8 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
     let schedule = p.schedule;
     let (first, last) = recipes(step, split);
     let slowest_is_first = step.slowest_is_first(split);
-    let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+    let head = head_stage(pp, schedule);
+    let recipe = |s: u32| if s == head { &last } else { &first };
     let Simulated {
         run,
         m_sim,
@@ -511,7 +531,7 @@ pub(super) fn lay_out(step: &Step, split: (u32, u32)) -> Timeline {
             stages.push(StageTimeline {
                 stage: s,
                 layers: r.layers,
-                slowest: (s == 0) == (slowest_is_first || pp == 1),
+                slowest: (s == head) != slowest_is_first || pp == 1,
                 intervals,
                 compute_s: 0.0,
                 host_s: 0.0,

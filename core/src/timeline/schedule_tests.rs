@@ -10,17 +10,20 @@ use crate::timeline::micro_batch_group;
 fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
     let base = Scenario::example().to_config().unwrap();
     let mut checked = 0;
-    for (pp, v, zero_bubble) in [
-        (2, 1, false),
-        (3, 1, false),
-        (4, 1, false),
-        (8, 1, false),
-        (4, 2, false),
-        (8, 2, false),
-        (2, 4, false),
-        (16, 2, false),
-        (4, 1, true),
-        (8, 1, true),
+    use Schedule::{Interleaved, OneFOneB, ZeroBubbleH1, ZeroBubbleV};
+    for (pp, v, schedule) in [
+        (2, 1, OneFOneB),
+        (3, 1, OneFOneB),
+        (4, 1, OneFOneB),
+        (8, 1, OneFOneB),
+        (4, 2, Interleaved),
+        (8, 2, Interleaved),
+        (2, 4, Interleaved),
+        (16, 2, Interleaved),
+        (4, 1, ZeroBubbleH1),
+        (8, 1, ZeroBubbleH1),
+        (4, 2, ZeroBubbleV),
+        (8, 2, ZeroBubbleV),
     ] {
         for mb in [1, 2] {
             for tp in [1, 8] {
@@ -29,21 +32,17 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
                 p.pp = pp;
                 p.tp = tp;
                 p.virtual_stages = v;
-                p.schedule = if v > 1 {
-                    Schedule::Interleaved
-                } else if zero_bubble {
-                    Schedule::ZeroBubbleH1
-                } else {
-                    Schedule::OneFOneB
-                };
+                p.schedule = schedule;
+                let zero_bubble = schedule.splits_backward();
                 cfg.layout.micro_batch = mb;
                 let step = Step::new(&cfg);
                 let (first, last) = recipes(&step, cfg.pipeline_split());
-                let recipe = |s: u32| if s + 1 == pp { &last } else { &first };
+                let head = head_stage(pp, schedule);
+                let recipe = |s: u32| if s == head { &last } else { &first };
                 // A step of 10,000 micro-batches, or (interleaved) of a
                 // count off the rounds of PP, which groups them otherwise.
                 let total = if v > 1 && mb == 2 { 10_006 } else { 10_000 };
-                let period = period(pp, step.v as u32, total);
+                let period = period(cfg.layout.parallel.schedule, pp, step.v as u32, total);
                 let m = simulated_micro_batches(step.v as u32, total, period);
                 let send = phases::pipeline_send(&cfg, &step.shape, &step.links).0;
                 let starts: Vec<f64> = (0..pp).map(|s| before(recipe(s), None)).collect();
@@ -88,7 +87,7 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
             }
         }
     }
-    assert_eq!(checked, 40);
+    assert_eq!(checked, 48);
 }
 
 fn p_schedule(cfg: &crate::scenario::Config) -> Schedule {
@@ -199,6 +198,40 @@ fn zero_bubble_h1_takes_the_papers_step_at_one_f_one_b_memory() {
                 assert!(most <= i64::from(pp.min(m)), "stage {s}: {most}");
                 assert_eq!(order.len(), 3 * m as usize);
             }
+        }
+    }
+}
+
+/// ZB-V simulated with equal F, B and W chunk passes and free sends, from
+/// `2 pp - 1` micro-batches up, takes its work plus `pp - 1` passes (the
+/// stages' staggered start), against 1F1B's `3 (pp - 1)` of its two-chunk
+/// passes; no stage holds more than `2 pp` chunks (`pp` stages' worth, the
+/// first stage's 1F1B peak) between a forward and its weight gradient.
+#[test]
+fn zero_bubble_v_leaves_only_the_staggered_start_at_one_f_one_b_memory() {
+    for (pp, m) in [(2, 3), (2, 4), (4, 7), (4, 8), (4, 13), (8, 16), (8, 32)] {
+        let span = |_: u32, _: Op| (1.0, 1.0);
+        let starts = vec![0.0; pp as usize];
+        let run = simulate((pp, 2, m), pp, Schedule::ZeroBubbleV, 0.0, &span, &starts);
+        let end = run
+            .times
+            .iter()
+            .filter_map(|t| t.last())
+            .map(|t| t.2)
+            .fold(0.0, f64::max);
+        assert!(
+            (end - f64::from(6 * m + pp - 1)).abs() < 1e-9,
+            "pp {pp} m {m}: {end}"
+        );
+        for (s, order) in run.orders.iter().enumerate() {
+            assert_eq!(order.len(), 6 * m as usize);
+            let mut live: i64 = 0;
+            let mut most = 0;
+            for op in order {
+                live += i64::from(!op.backward) - i64::from(op.weight);
+                most = most.max(live);
+            }
+            assert!(most <= 2 * i64::from(pp), "stage {s}: {most}");
         }
     }
 }
