@@ -319,30 +319,35 @@ pub(super) fn simulated<'r>(
     // direction and its chunk: a table of them, looked up per pass.
     let head = head_stage(pp, p.schedule);
     let other = if head == 0 { pp - 1 } else { 0 };
+    // Forward and backward, and the weight gradient where the schedule
+    // splits it off.
+    let directions: &[(bool, bool)] = if p.schedule.splits_backward() {
+        &[(false, false), (true, false), (true, true)]
+    } else {
+        &[(false, false), (true, false)]
+    };
     let table: Vec<(f64, f64)> = [other, head]
         .iter()
         .flat_map(|&s| {
-            [(false, false), (true, false), (true, true)]
-                .into_iter()
-                .flat_map(move |(backward, weight)| {
-                    (0..v).map(move |chunk| {
-                        span_of(
-                            recipe(s),
-                            Op {
-                                backward,
-                                weight,
-                                mb: 0,
-                                chunk,
-                            },
-                        )
-                    })
+            directions.iter().flat_map(move |&(backward, weight)| {
+                (0..v).map(move |chunk| {
+                    span_of(
+                        recipe(s),
+                        Op {
+                            backward,
+                            weight,
+                            mb: 0,
+                            chunk,
+                        },
+                    )
                 })
+            })
         })
         .collect();
     let span = |s: u32, op: Op| {
         let kind = usize::from(s == head);
         let direction = usize::from(op.backward) + usize::from(op.weight);
-        table[(kind * 3 + direction) * v as usize + op.chunk as usize]
+        table[(kind * directions.len() + direction) * v as usize + op.chunk as usize]
     };
     let send = if pp > 1 {
         phases::pipeline_send(cfg, &step.shape, &step.links).0
