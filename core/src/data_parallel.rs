@@ -169,7 +169,7 @@ pub(crate) fn data_parallel(
     let tp = f64::from(p.tp);
     let zero = Seconds(0.0);
     let layer_params = cfg.dp_layer_params(ranks);
-    let root_params = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
+    let root_params = model.embedding_params() * cfg.embedding_matrices() / tp;
     let stage_params = layer_params * layers + root_params;
     let reduce = cfg.stack.reduce_bytes;
     let bf16 = 2.0;

@@ -168,7 +168,8 @@ pub struct Report {
     /// Layers on the pipeline stage that sets the step time (all layers
     /// without a pipeline).
     pub stage_layers: u32,
-    /// Model chunks per GPU the schedule ran (1 without interleaving): a
+    /// Model chunks per GPU the schedule ran (interleaved: its count;
+    /// ZB-V: 2; otherwise 1): a
     /// scenario file that names the interleaved schedule without them
     /// gets the count [`crate::scenario::Scenario::resolve`] chose.
     pub virtual_stages: u32,
@@ -439,8 +440,8 @@ impl Step {
         } else {
             f64::from(cfg.expert_dp()).min(opt_shard)
         };
-        let params = dense * ls
-            + cfg.model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / f64::from(p.tp);
+        let params =
+            dense * ls + cfg.model.embedding_params() * cfg.embedding_matrices() / f64::from(p.tp);
         let optimizer = Bytes(
             (params / opt_shard + expert * ls / expert_shard) * cal::OPTIMIZER_BYTES_PER_PARAM,
         ) / self.shape.hbm;

@@ -77,7 +77,7 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let gpn = cfg.cluster.domain();
     let (dense, expert) = cfg.layer_params_local();
     let layer_params = dense + expert;
-    let root = model.embedding_params() * if p.pp == 1 { 2.0 } else { 1.0 } / tp;
+    let root = model.embedding_params() * cfg.embedding_matrices() / tp;
     let params = layer_params * layers_stage + root;
     // What a sharded state holds: the dense part over the DP x CP ranks,
     // the routed experts over the expert data-parallel group.

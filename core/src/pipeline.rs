@@ -140,22 +140,16 @@ impl Step {
         edges: f64,
     ) -> (f64, f64) {
         let p = self.cfg.layout.parallel;
-        // ZB-V's head stage starts the step and its V turns back through
-        // it: each stage's own passes are what is sure.
-        if p.schedule.v_shape() {
+        // A zero-bubble stage ends on weight gradients nothing waits for,
+        // and ZB-V's head stage starts the step and its V turns back
+        // through it: each stage's own passes are what is sure.
+        if p.schedule.splits_backward() {
             return (self.m * last_mb, self.m * first_mb);
         }
         let others = f64::from(p.pp - 1);
         let chunk = f64::from(first_layers / (self.v as u32).max(1));
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links).0;
-        // A zero-bubble schedule sends each backward on after its input
-        // gradient: the weight gradient's GEMMs do not delay the drain.
-        let weight = if p.schedule.splits_backward() {
-            self.layer.gemm.0
-        } else {
-            0.0
-        };
-        let (fwd, bwd) = (self.busy_fwd.0 * chunk, (self.busy_bwd.0 - weight) * chunk);
+        let (fwd, bwd) = (self.busy_fwd.0 * chunk, self.busy_bwd.0 * chunk);
         let last_passes = others * (fwd + send) + self.m * last_mb;
         let first_back = last_passes - edges + others * (bwd + send);
         let own_first = self.m * first_mb;
@@ -195,7 +189,9 @@ impl Step {
         let p = self.cfg.layout.parallel;
         let others = f64::from(p.pp - 1);
         let send = phases::pipeline_send(&self.cfg, &self.shape, &self.links);
-        let hops = send * (2.0 * others);
+        // ZB-V's fill runs down and back up, and so does its drain.
+        let ways = if p.schedule.v_shape() { 4.0 } else { 2.0 };
+        let hops = send * (ways * others);
         let stall = if p.schedule == Schedule::OneFOneB {
             let round_trip =
                 first_mb * others + last_mb + hops - first_mb.max(last_mb) * f64::from(p.pp);

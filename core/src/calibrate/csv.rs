@@ -362,7 +362,12 @@ pub fn write_csv(runs: &[Measured]) -> String {
             String::from(p.dp.key()),
             p.sp.to_string(),
             String::from(p.schedule.key()),
-            p.virtual_stages.to_string(),
+            // Unset (0) reads back from an empty cell.
+            if p.virtual_stages == 0 {
+                String::new()
+            } else {
+                p.virtual_stages.to_string()
+            },
             String::from(s.recompute.key()),
             String::from(s.precision.key()),
             String::from(s.stack.key()),

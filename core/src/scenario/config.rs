@@ -50,6 +50,20 @@ impl Config {
         })
     }
 
+    /// Embedding-sized matrices (the input embedding, the output head) on
+    /// the stage that holds the most: both without a pipeline and on ZB-V's
+    /// first stage, where the V starts and turns into the loss; one on each
+    /// end stage of any other pipeline.
+    #[must_use]
+    pub fn embedding_matrices(&self) -> f64 {
+        let p = &self.layout.parallel;
+        if p.pp <= 1 || p.schedule.v_shape() {
+            2.0
+        } else {
+            1.0
+        }
+    }
+
     /// Layers on the pipeline's stages: the most any stage before the last
     /// holds, and the last stage's (beside the output head), as
     /// [`crate::evaluate::split_layers`] balances them; the head's cost in

@@ -93,7 +93,7 @@ pub enum Kind {
     /// The weight gradients of layers, run as their own pass (W) by a
     /// zero-bubble schedule.
     WeightGradient,
-    /// The output head and loss (last stage).
+    /// The output head and loss (the last stage; ZB-V's first).
     Head,
     /// Compute slowed by once-per-step traffic beside it.
     Contention,

@@ -60,7 +60,8 @@ pub(super) fn order(
         mb,
         chunk,
     };
-    if schedule.v_shape() {
+    // One stage has no V to turn: its chunk runs as ZB-H1's.
+    if schedule.v_shape() && pp > 1 {
         return zero_bubble_v(pp, m, s);
     }
     if schedule.splits_backward() {

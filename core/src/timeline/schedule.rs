@@ -64,9 +64,9 @@ impl Run {
         self.schedule.splits_backward()
     }
 
-    /// Whether the stages hold their chunks in a V (ZB-V).
+    /// Whether the stages hold their chunks in a V (ZB-V with a pipeline).
     pub(super) fn v_shape(&self) -> bool {
-        self.schedule.v_shape()
+        self.schedule.v_shape() && self.shape.0 > 1
     }
 
     /// When pass `p`'s compute is done (what its neighbour waits for).
@@ -112,7 +112,7 @@ fn simulate(
         let ran = times[s].len();
         while times[s].len() < orders[s].len() {
             let op = orders[s][times[s].len()];
-            let ready = match needs(op, s as u32, pp, v, schedule.v_shape()) {
+            let ready = match needs(op, s as u32, pp, v, schedule.v_shape() && pp > 1) {
                 None => 0.0,
                 Some((p, over_link)) => {
                     let t = done[key(&p)];
@@ -471,7 +471,7 @@ pub(crate) fn critical_path(step: &Step, split: (u32, u32)) -> f64 {
 /// The stage of `pp` that runs the output head: the last, or under ZB-V
 /// the first, where the V turns into its way back.
 pub(crate) fn head_stage(pp: u32, schedule: Schedule) -> u32 {
-    if schedule.v_shape() {
+    if schedule.v_shape() || pp <= 1 {
         0
     } else {
         pp.max(1) - 1

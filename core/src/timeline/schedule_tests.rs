@@ -235,3 +235,22 @@ fn zero_bubble_v_leaves_only_the_staggered_start_at_one_f_one_b_memory() {
         }
     }
 }
+
+/// Without a pipeline the zero-bubble schedules have no V to turn and no
+/// drain to fill: the one stage runs its forward, B and W passes, and the
+/// timeline's step is the step model's (ZB-V once drew chunk 1's passes
+/// into a table of one chunk and panicked).
+#[test]
+fn zero_bubble_schedules_without_a_pipeline_run_one_stage() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+    for schedule in [Schedule::ZeroBubbleH1, Schedule::ZeroBubbleV] {
+        cfg.layout.parallel.schedule = schedule;
+        cfg.layout.parallel.pp = 1;
+        let report = crate::evaluate::evaluate(&cfg).unwrap();
+        let t = crate::timeline::timeline(&cfg).unwrap();
+        assert!((t.step_s - report.step_time_s).abs() <= 1e-9 * report.step_time_s);
+        assert_eq!(report.virtual_stages, 1);
+        assert_eq!(cfg.embedding_matrices(), 2.0);
+    }
+}
