@@ -48,6 +48,7 @@ keys!(Schedule {
     Schedule::Interleaved => "interleaved",
     Schedule::ZeroBubbleH1 => "zb-h1",
     Schedule::ZeroBubbleV => "zb-v",
+    Schedule::DualPipeV => "dualpipev",
 });
 keys!(Recompute {
     Recompute::None => "none",

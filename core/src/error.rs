@@ -103,10 +103,15 @@ pub enum Error {
         micro_batch: u32,
     },
     /// The interleaved schedule needs at least as many micro-batches as
-    /// pipeline stages (its groups of micro-batches hold at least PP).
+    /// pipeline stages (its groups of micro-batches hold at least PP), and
+    /// DualPipeV twice as many (one per model chunk).
     InterleavingNeedsMicroBatches {
+        /// The schedule's key.
+        schedule: &'static str,
         /// Micro-batches per step.
         micro_batches: u32,
+        /// The least it needs.
+        least: u32,
         /// Pipeline degree.
         pp: u32,
     },
@@ -227,9 +232,14 @@ impl fmt::Display for Error {
                 "global batch {global_batch} does not split over {dp} data-parallel replicas in micro-batches of {micro_batch}: make it a multiple of {}",
                 u64::from(*dp) * u64::from(*micro_batch)
             ),
-            Self::InterleavingNeedsMicroBatches { micro_batches, pp } => write!(
+            Self::InterleavingNeedsMicroBatches {
+                schedule,
+                micro_batches,
+                least,
+                pp,
+            } => write!(
                 f,
-                "the interleaved schedule needs at least as many micro-batches as stages, and has {micro_batches} for PP {pp}: use 1F1B or a larger batch"
+                "the {schedule} schedule needs at least {least} micro-batches for PP {pp}, and has {micro_batches}: use 1F1B or a larger batch"
             ),
             Self::InterleavingNeedsLayers { layers, chunks } => write!(
                 f,

@@ -185,7 +185,7 @@ impl AllToAll {
     ) -> Self {
         let p = cfg.layout.parallel;
         let wire = self.wire_fwd + self.wire_bwd;
-        if !p.ep_overlap
+        if !(p.ep_overlap || p.schedule.pairs_micro_batches() && p.pp > 1)
             || cfg.layout.recompute == crate::scenario::Recompute::Full
             || wire.0 <= 0.0
         {

@@ -229,6 +229,8 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
             // ZB-V holds 2 pp chunks, half a stage each, on every stage
             // (its order: pp micro-batches of each chunk at the peak).
             Schedule::ZeroBubbleH1 | Schedule::ZeroBubbleV => (m.min(pp), m.min(pp)),
+            // DualPipeV holds one chunk more than ZB-V (DualPipe's PP + 1).
+            Schedule::DualPipeV => (m.min(pp + 0.5), m.min(pp + 0.5)),
             Schedule::Interleaved => {
                 // Counted in stages' worth of layers (chunks of 1/v): the
                 // chunks each device runs forward before its first backward

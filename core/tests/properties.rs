@@ -23,12 +23,13 @@ const DP: [DataParallel; 5] = [
     DataParallel::Hsdp,
 ];
 const RECOMPUTE: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
-const SCHEDULE: [Schedule; 5] = [
+const SCHEDULE: [Schedule; 6] = [
     Schedule::Gpipe,
     Schedule::OneFOneB,
     Schedule::Interleaved,
     Schedule::ZeroBubbleH1,
     Schedule::ZeroBubbleV,
+    Schedule::DualPipeV,
 ];
 const PRECISION: [Precision; 4] = [
     Precision::Bf16,

@@ -142,6 +142,7 @@ fn llama2_70b_on_2048_h100s_with_pp_8_and_each_schedule() {
         Schedule::Interleaved,
         Schedule::ZeroBubbleH1,
         Schedule::ZeroBubbleV,
+        Schedule::DualPipeV,
     ] {
         cfg.layout.parallel.schedule = schedule;
         cfg.stack = Stack::of(

@@ -267,7 +267,8 @@ fn layout(page: Page) -> impl IntoView {
         ("1f1b", "1F1B"),
         ("interleaved", "Interleaved 1F1B (2 chunks)"),
         ("zb-h1", "Zero-bubble ZB-H1"),
-        ("zb-v", "Zero-bubble ZB-V (2 chunks in a V)"),
+        ("zb-v", "Zero-bubble ZB-V"),
+        ("dualpipev", "DualPipeV"),
         ("gpipe", "GPipe"),
     ]);
     let [tp, pp, cp, ep, etp, mb] = LAYOUT;

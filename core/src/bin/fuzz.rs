@@ -73,6 +73,7 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
         Schedule::Interleaved,
         Schedule::ZeroBubbleH1,
         Schedule::ZeroBubbleV,
+        Schedule::DualPipeV,
     ]);
     s
 }
@@ -162,6 +163,7 @@ fn scenario(r: &mut Rng) -> Scenario {
                 Schedule::Interleaved,
                 Schedule::ZeroBubbleH1,
                 Schedule::ZeroBubbleV,
+                Schedule::DualPipeV,
             ]),
             virtual_stages: r.count(3),
             ep: if r.chance(60) { 1 } else { r.count(8) },

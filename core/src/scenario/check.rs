@@ -176,7 +176,7 @@ impl Config {
         }
         let v = match p.schedule {
             Schedule::Interleaved => p.virtual_stages,
-            Schedule::ZeroBubbleV => 2,
+            Schedule::ZeroBubbleV | Schedule::DualPipeV => 2,
             _ => 1,
         };
         let stages = p.pp.saturating_mul(v);
@@ -253,12 +253,7 @@ impl Config {
             });
         }
         let micro_batches = self.micro_batches();
-        if p.schedule == Schedule::Interleaved && p.pp > 1 && micro_batches < p.pp {
-            return Err(Error::InterleavingNeedsMicroBatches {
-                micro_batches,
-                pp: p.pp,
-            });
-        }
+        enough_micro_batches(p, micro_batches)?;
         let passes = crate::timeline::simulated_passes(p.schedule, p.pp, v, micro_batches);
         if passes > limits::SIMULATED_PASSES {
             return Err(Error::PipelineTooLong {
@@ -278,6 +273,25 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// The interleaved schedule needs a micro-batch per stage, DualPipeV one
+/// per chunk (two per stage).
+fn enough_micro_batches(p: &super::Parallel, micro_batches: u32) -> Result<(), Error> {
+    let least = match p.schedule {
+        Schedule::Interleaved => p.pp,
+        Schedule::DualPipeV => p.pp.saturating_mul(2),
+        _ => 0,
+    };
+    if p.pp > 1 && micro_batches < least {
+        return Err(Error::InterleavingNeedsMicroBatches {
+            schedule: p.schedule.key(),
+            micro_batches,
+            least,
+            pp: p.pp,
+        });
+    }
+    Ok(())
 }
 
 /// Checks a model's latent attention and mixture-of-experts shape.

@@ -70,6 +70,13 @@ pub enum Schedule {
     /// work plus `pp - 1` chunk passes, at 1F1B's peak memory.
     #[serde(rename = "zb-v")]
     ZeroBubbleV,
+    /// DualPipeV (DeepSeek's DualPipe cut in half): ZB-V's V of two
+    /// chunks per stage, its steady state pairing one micro-batch's
+    /// forward with another's backward, so that each pair's All-to-All
+    /// hides behind the other's compute; the order PyTorch's
+    /// `ScheduleDualPipeV` runs, at least `2 pp` micro-batches.
+    #[serde(rename = "dualpipev")]
+    DualPipeV,
 }
 
 impl Schedule {
@@ -82,6 +89,7 @@ impl Schedule {
             Self::Interleaved => "interleaved",
             Self::ZeroBubbleH1 => "zb-h1",
             Self::ZeroBubbleV => "zb-v",
+            Self::DualPipeV => "dualpipev",
         }
     }
 
@@ -89,14 +97,25 @@ impl Schedule {
     /// gradient and the weight gradient.
     #[must_use]
     pub const fn splits_backward(self) -> bool {
-        matches!(self, Self::ZeroBubbleH1 | Self::ZeroBubbleV)
+        matches!(
+            self,
+            Self::ZeroBubbleH1 | Self::ZeroBubbleV | Self::DualPipeV
+        )
     }
 
     /// Whether each stage's two chunks sit in a V (ZB-V): the last stage
     /// turns the forward back, the first runs the output head.
     #[must_use]
     pub const fn v_shape(self) -> bool {
-        matches!(self, Self::ZeroBubbleV)
+        matches!(self, Self::ZeroBubbleV | Self::DualPipeV)
+    }
+
+    /// Whether the steady state pairs one micro-batch's forward with
+    /// another's backward (DualPipeV), which hides the All-to-All of each
+    /// behind the other's compute.
+    #[must_use]
+    pub const fn pairs_micro_batches(self) -> bool {
+        matches!(self, Self::DualPipeV)
     }
 }
 
@@ -163,7 +182,7 @@ impl Parallel {
         }
         match self.schedule {
             Schedule::Interleaved => self.virtual_stages,
-            Schedule::ZeroBubbleV => 2,
+            Schedule::ZeroBubbleV | Schedule::DualPipeV => 2,
             _ => 1,
         }
     }

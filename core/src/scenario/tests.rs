@@ -249,6 +249,7 @@ fn each_choices_key_is_its_spelling_in_the_file() {
         Schedule::Interleaved,
         Schedule::ZeroBubbleH1,
         Schedule::ZeroBubbleV,
+        Schedule::DualPipeV,
     ] {
         assert_eq!(s.key(), spelled(s));
     }

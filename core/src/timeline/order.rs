@@ -61,6 +61,9 @@ pub(super) fn order(
         chunk,
     };
     // One stage has no V to turn: its chunk runs as ZB-H1's.
+    if schedule.pairs_micro_batches() && pp > 1 {
+        return dual_pipe_v(pp, m, s);
+    }
     if schedule.v_shape() && pp > 1 {
         return zero_bubble_v(pp, m, s);
     }
@@ -108,30 +111,23 @@ pub(super) fn order(
 /// sends the step is `m (F + B + W) + (pp - 1)(F + B - W)`, the paper's.
 // Source: Qi et al., "Zero Bubble Pipeline Parallelism" (ICLR 2024), section 3.1 and figure 3 (ZB-H1)
 fn zero_bubble_h1(pp: u32, m: u32, s: u32) -> Vec<Op> {
-    let op = |backward, weight, mb| Op {
-        backward,
-        weight,
-        mb,
-        chunk: 0,
-    };
-    let mut out = Vec::with_capacity(3 * m as usize);
-    let warm = (pp - s - 1).min(m);
-    out.extend((0..warm).map(|i| op(false, false, i)));
-    let (mut fs, mut bs, mut ws) = (warm, 0, 0);
-    while bs < m {
-        if fs < m {
-            out.push(op(false, false, fs));
-            fs += 1;
+    let mut o = Orders::new(3 * m);
+    for _ in 0..(pp - s - 1).min(m) {
+        o.forward(0);
+    }
+    while o.next[0][1] < m {
+        if o.next[0][0] < m {
+            o.forward(0);
         }
-        out.push(op(true, false, bs));
-        bs += 1;
-        if bs - ws > s {
-            out.push(op(true, true, ws));
-            ws += 1;
+        o.input(0);
+        if o.next[0][1] - o.next[0][2] > s {
+            o.weight(0);
         }
     }
-    out.extend((ws..m).map(|i| op(true, true, i)));
-    out
+    while o.next[0][2] < m {
+        o.weight(0);
+    }
+    o.out
 }
 
 /// ZB-V's order on stage `s` of `pp` over `m` micro-batches, chunk 0 the
@@ -143,54 +139,155 @@ fn zero_bubble_h1(pp: u32, m: u32, s: u32) -> Vec<Op> {
 /// micro-batches that do not exist.
 // Source: pytorch/pytorch torch/distributed/pipelining/schedules.py, ScheduleZBVZeroBubble._calculate_single_rank_operations (Qi et al., "Zero Bubble Pipeline Parallelism", section 6)
 fn zero_bubble_v(pp: u32, m: u32, s: u32) -> Vec<Op> {
-    /// Appends chunk `c`'s next pass of `kind` (0 F, 1 B, 2 W).
-    fn push(out: &mut Vec<Op>, next: &mut [[u32; 3]; 2], c: usize, kind: usize) {
-        out.push(Op {
-            backward: kind > 0,
-            weight: kind == 2,
-            mb: next[c][kind],
-            chunk: c as u32,
-        });
-        next[c][kind] += 1;
-    }
     let n = m.max(2 * pp - 1);
-    let mut out = Vec::with_capacity(6 * n as usize);
-    let mut next = [[0_u32; 3]; 2];
+    let mut o = Orders::new(6 * n);
     for _ in 0..2 * (pp - s) - 1 {
-        push(&mut out, &mut next, 0, 0);
+        o.forward(0);
     }
     for _ in 0..s {
-        push(&mut out, &mut next, 1, 0);
-        push(&mut out, &mut next, 0, 0);
+        o.forward(1);
+        o.forward(0);
     }
     for _ in 0..pp - s {
-        for kind in 0..3 {
-            push(&mut out, &mut next, 1, kind);
-        }
+        o.forward(1);
+        o.backward(1, true);
     }
-    while next[1][0] < next[0][0] || next[0][0] < n {
-        if next[0][0] < n {
-            push(&mut out, &mut next, 0, 0);
+    while o.next[1][0] < o.next[0][0] || o.next[0][0] < n {
+        if o.next[0][0] < n {
+            o.forward(0);
         }
-        for (c, kind) in [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2)] {
-            push(&mut out, &mut next, c, kind);
-        }
+        o.backward(0, true);
+        o.forward(1);
+        o.backward(1, true);
     }
     for _ in 0..s {
-        push(&mut out, &mut next, 0, 1);
-        push(&mut out, &mut next, 1, 1);
+        o.input(0);
+        o.input(1);
     }
     for _ in 0..pp - s {
-        push(&mut out, &mut next, 0, 1);
-        push(&mut out, &mut next, 0, 2);
+        o.input(0);
+        o.weight(0);
     }
     for c in [1, 0] {
-        while next[c][2] < n {
-            push(&mut out, &mut next, c, 2);
+        while o.next[c][2] < n {
+            o.weight(c);
         }
     }
+    let mut out = o.out;
     out.retain(|op| op.mb < m);
     out
+}
+
+/// DualPipeV's order on stage `s` of `pp` over `m` (at least `2 pp`)
+/// micro-batches, ZB-V's chunks: chunk 0's forwards, both chunks'
+/// forwards, chunk 1's B each with a deferred W and a forward; then the
+/// steady pairs, one micro-batch's forward beside another's whole
+/// backward (B then W), chunk 0's forward with chunk 1's backward and
+/// chunk 1's forward with chunk 0's; the drain's B's, from the middle of
+/// it on without their W's, which close the step.
+// Source: pytorch/pytorch torch/distributed/pipelining/schedules.py, ScheduleDualPipeV._calculate_single_rank_operations (deepseek-ai/DualPipe, DualPipeV)
+fn dual_pipe_v(pp: u32, m: u32, s: u32) -> Vec<Op> {
+    let mut o = Orders::new(6 * m);
+    for _ in 0..2 * (pp - s - 1) {
+        o.forward(0);
+    }
+    for _ in 0..=s {
+        o.forward(0);
+        o.forward(1);
+    }
+    for _ in 0..pp - s - 1 {
+        o.backward(1, false);
+        o.deferred_weight();
+        o.forward(1);
+    }
+    for _ in 0..(m + s + 1).saturating_sub(2 * pp) {
+        o.forward(0);
+        o.backward(1, true);
+        o.forward(1);
+        o.backward(0, true);
+    }
+    for _ in 0..pp - s - 1 {
+        o.backward(1, true);
+        o.forward(1);
+        o.backward(0, true);
+    }
+    // The second half of the drain splits its backwards, its W's deferred.
+    let half = s.div_ceil(2);
+    let mut whole = true;
+    for i in 0..=s {
+        if i == half && s % 2 == 1 {
+            whole = false;
+        }
+        o.backward(1, whole);
+        if i == half && s % 2 == 0 {
+            whole = false;
+        }
+        o.backward(0, whole);
+    }
+    for _ in 0..pp - s - 1 {
+        o.deferred_weight();
+        o.backward(0, whole);
+    }
+    for _ in 0..=s {
+        o.deferred_weight();
+    }
+    o.out
+}
+
+/// A zero-bubble stage's passes as they are appended: each chunk's next
+/// forward, B and W (`next[chunk]`), and the chunks whose W's wait behind
+/// split backwards, taken oldest first (`taken` of them so far).
+struct Orders {
+    out: Vec<Op>,
+    next: [[u32; 3]; 2],
+    deferred: Vec<usize>,
+    taken: usize,
+}
+
+impl Orders {
+    fn new(passes: u32) -> Self {
+        Self {
+            out: Vec::with_capacity(passes as usize),
+            next: [[0; 3]; 2],
+            deferred: Vec::new(),
+            taken: 0,
+        }
+    }
+    /// Chunk `c`'s next pass of `kind` (0 F, 1 B, 2 W).
+    fn pass(&mut self, c: usize, kind: usize) {
+        self.out.push(Op {
+            backward: kind > 0,
+            weight: kind == 2,
+            mb: self.next[c][kind],
+            chunk: c as u32,
+        });
+        self.next[c][kind] += 1;
+    }
+    fn forward(&mut self, c: usize) {
+        self.pass(c, 0);
+    }
+    fn input(&mut self, c: usize) {
+        self.pass(c, 1);
+    }
+    fn weight(&mut self, c: usize) {
+        self.pass(c, 2);
+    }
+    /// Chunk `c`'s next backward: B and W at once when `whole`, else B
+    /// with its W deferred.
+    fn backward(&mut self, c: usize, whole: bool) {
+        self.input(c);
+        if whole {
+            self.weight(c);
+        } else {
+            self.deferred.push(c);
+        }
+    }
+    fn deferred_weight(&mut self) {
+        if let Some(&c) = self.deferred.get(self.taken) {
+            self.taken += 1;
+            self.weight(c);
+        }
+    }
 }
 
 /// Forwards stage `s` runs before its first backward under 1F1B (with `v`

@@ -295,8 +295,10 @@ pub const SECTIONS: &[Section] = &[
              stage two chunks in a V: stage s holds the model's s-th and (2pp − 1 − s)-th of \
              2pp chunks, so the forward runs down the stages and back up, turning on the last \
              stage without a send, and the first stage runs the output head; with equal passes \
-             only the stages' staggered start, pp − 1 chunk passes, is left of the bubble, at \
-             the same peak memory. The step timeline lays the schedule out pass by pass.",
+             only the stages' staggered start (pp − 1 chunk passes) is left of the bubble. \
+             DualPipeV (DualPipe cut in half, 2pp micro-batches or more) pairs one micro-batch's \
+             forward with another's backward on that V, hiding MoE All-to-Alls behind the \
+             partner's compute. The step timeline lays the schedule out pass by pass.",
         ],
         equations: &[
             "dp = GPUs ÷ (tp × pp × cp);  m = global_batch ÷ (dp × b)",
@@ -328,10 +330,8 @@ pub const SECTIONS: &[Section] = &[
              in the fill and drain;  NVLink if tp × cp × pp ≤ GPUs per node (paper's placement) \
              or tp × cp × dp < GPUs per node",
             "bubble = (Σ_stages t_mb − t_mb,this) ÷ v;  v = virtual stages (interleaved), else 1",
-            "ZB-H1: t_W = L_s × t_gemm per micro-batch as its own pass;  bubble with equal \
-             passes and free sends = (pp − 1)(t_F + t_B − t_W)",
-            "ZB-V: 2 chunks of L_s ÷ 2 layers per stage;  bubble with equal chunk passes t and \
-             free sends = (pp − 1) × t",
+            "ZB-H1: t_W = L_s × t_gemm as its own pass;  bubble = (pp − 1)(t_F + t_B − t_W)",
+            "ZB-V, DualPipeV: 2 chunks of L_s ÷ 2 layers;  bubble = (pp − 1) × t_chunk pass",
             "1F1B steady state: + max(0, Σ_stages t_mb + 2 (pp − 1) t_send − pp × max t_mb) × \
              (m − 1) ÷ pp of exposed sends",
             "t_mb = L_s × (busy_fwd + busy_bwd) + t_head,fwd (last stage) + t_head,bwd + the \
@@ -427,7 +427,8 @@ pub const SECTIONS: &[Section] = &[
             "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
              1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
-             whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1, ZB-V)",
+             whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1, ZB-V);  \
+             min(m, pp + 1 ÷ 2) (DualPipeV)",
             "activations = 2 B × a × T × L_s × in flight (+ 2 B × a_none × T with full \
              recomputation) + 2 × 4 B × T × V ÷ tp",
             "total = weights + gradients + optimizer + activations + buffers + 2 GiB;  fits ⇔ \
