@@ -23,14 +23,7 @@ const DP: [DataParallel; 5] = [
     DataParallel::Hsdp,
 ];
 const RECOMPUTE: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
-const SCHEDULE: [Schedule; 6] = [
-    Schedule::Gpipe,
-    Schedule::OneFOneB,
-    Schedule::Interleaved,
-    Schedule::ZeroBubbleH1,
-    Schedule::ZeroBubbleV,
-    Schedule::DualPipeV,
-];
+const SCHEDULE: [Schedule; 6] = Schedule::ALL;
 const PRECISION: [Precision; 4] = [
     Precision::Bf16,
     Precision::Fp16,

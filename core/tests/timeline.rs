@@ -136,14 +136,7 @@ fn llama2_70b_on_2048_h100s_with_pp_8_and_each_schedule() {
     cfg.layout.parallel.pp = 8;
     cfg.layout.micro_batch = 1;
     cfg.global_batch = 16 * cfg.dp();
-    for schedule in [
-        Schedule::Gpipe,
-        Schedule::OneFOneB,
-        Schedule::Interleaved,
-        Schedule::ZeroBubbleH1,
-        Schedule::ZeroBubbleV,
-        Schedule::DualPipeV,
-    ] {
+    for schedule in Schedule::ALL {
         cfg.layout.parallel.schedule = schedule;
         cfg.stack = Stack::of(
             if schedule != Schedule::Gpipe && schedule != Schedule::OneFOneB {

@@ -67,14 +67,7 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
     // Left unset (0) as a file may leave it: the interleaved schedule's
     // count is then chosen, and its choice must stay within the bound.
     s.parallel.virtual_stages = if r.chance(4) { 0 } else { v };
-    s.parallel.schedule = r.pick(&[
-        Schedule::Gpipe,
-        Schedule::OneFOneB,
-        Schedule::Interleaved,
-        Schedule::ZeroBubbleH1,
-        Schedule::ZeroBubbleV,
-        Schedule::DualPipeV,
-    ]);
+    s.parallel.schedule = r.pick(&Schedule::ALL);
     s
 }
 
@@ -157,14 +150,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             pp,
             cp,
             sp: r.chance(50),
-            schedule: r.pick(&[
-                Schedule::Gpipe,
-                Schedule::OneFOneB,
-                Schedule::Interleaved,
-                Schedule::ZeroBubbleH1,
-                Schedule::ZeroBubbleV,
-                Schedule::DualPipeV,
-            ]),
+            schedule: r.pick(&Schedule::ALL),
             virtual_stages: r.count(3),
             ep: if r.chance(60) { 1 } else { r.count(8) },
             etp: if r.chance(80) { 1 } else { r.count(3) },

@@ -80,6 +80,16 @@ pub enum Schedule {
 }
 
 impl Schedule {
+    /// Every schedule, in the order the explorer lists its own.
+    pub const ALL: [Self; 6] = [
+        Self::Gpipe,
+        Self::OneFOneB,
+        Self::Interleaved,
+        Self::ZeroBubbleH1,
+        Self::ZeroBubbleV,
+        Self::DualPipeV,
+    ];
+
     /// The schedule as scenario files spell it (`1f1b`).
     #[must_use]
     pub const fn key(self) -> &'static str {

@@ -243,14 +243,7 @@ fn each_choices_key_is_its_spelling_in_the_file() {
     for dp in [D::Ddp, D::Zero1, D::Fsdp, D::FsdpFull, D::Hsdp] {
         assert_eq!(dp.key(), spelled(dp));
     }
-    for s in [
-        Schedule::Gpipe,
-        Schedule::OneFOneB,
-        Schedule::Interleaved,
-        Schedule::ZeroBubbleH1,
-        Schedule::ZeroBubbleV,
-        Schedule::DualPipeV,
-    ] {
+    for s in Schedule::ALL {
         assert_eq!(s.key(), spelled(s));
     }
     for r in [Recompute::None, Recompute::Selective, Recompute::Full] {

@@ -69,6 +69,15 @@ impl Run {
         self.schedule.v_shape() && self.shape.0 > 1
     }
 
+    /// When the last stage to finish its passes is free.
+    pub(super) fn end(&self) -> f64 {
+        self.times
+            .iter()
+            .filter_map(|t| t.last())
+            .map(|t| t.2)
+            .fold(0.0, f64::max)
+    }
+
     /// When pass `p`'s compute is done (what its neighbour waits for).
     pub(super) fn done_at(&self, p: &Pass) -> f64 {
         self.done.get(self.key(p)).copied().unwrap_or(f64::NAN)
@@ -384,19 +393,12 @@ pub(super) fn simulated<'r>(
 /// fewer (`rerun`) gives the pace from the two ends.
 pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -> Run) -> f64 {
     let (pp, v, m) = run.shape;
-    let end = |r: &Run| {
-        r.times
-            .iter()
-            .filter_map(|t| t.last())
-            .map(|t| t.2)
-            .fold(0.0, f64::max)
-    };
     let n = run.period;
     // ZB-H1's stages differ in how many weight gradients they defer, so
     // the first stage settles into the slowest stage's pace later than
     // its last rounds: like GPipe, its pace is read off two runs.
     if schedule == Schedule::Gpipe || schedule.splits_backward() {
-        return (end(run) - end(&rerun(m - 2 * n))) / f64::from(2 * n);
+        return (run.end() - rerun(m - 2 * n).end()) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
     let warmup = warmup(pp, v, 0, total, n);

@@ -63,17 +63,10 @@ fn steady_pace_of_one_run_is_the_pace_between_two_runs() {
                 if zero_bubble {
                     // Read off two runs: the pace carries a short run to
                     // the end of a long one, simulated whole.
-                    let end = |r: &Run| {
-                        r.times
-                            .iter()
-                            .filter_map(|t| t.last())
-                            .map(|t| t.2)
-                            .fold(0.0, f64::max)
-                    };
                     let pace = steady_period(&run, p_schedule(&cfg), &run_of);
                     let long = m + 4 * pp;
-                    let carried = end(&run) + f64::from(long - m) * pace;
-                    let whole = end(&run_of(long));
+                    let carried = run.end() + f64::from(long - m) * pace;
+                    let whole = run_of(long).end();
                     assert!(
                         (carried - whole).abs() <= 1e-9 * whole,
                         "pp {pp} mb {mb} tp {tp}: {carried} vs {whole}"
@@ -166,12 +159,7 @@ fn zero_bubble_h1_takes_the_papers_step_at_one_f_one_b_memory() {
             };
             let starts = vec![0.0; pp as usize];
             let run = simulate((pp, 1, m), pp, Schedule::ZeroBubbleH1, 0.0, &span, &starts);
-            let end = run
-                .times
-                .iter()
-                .filter_map(|t| t.last())
-                .map(|t| t.2)
-                .fold(0.0, f64::max);
+            let end = run.end();
             let paper = f64::from(m) * (f + b + w) + f64::from(pp - 1) * (f + b - w);
             assert!(
                 (end - paper).abs() < 1e-9,
@@ -179,12 +167,7 @@ fn zero_bubble_h1_takes_the_papers_step_at_one_f_one_b_memory() {
             );
             let whole = |_: u32, op: Op| if op.backward { (b + w, b + w) } else { (f, f) };
             let plain = simulate((pp, 1, m), pp, Schedule::OneFOneB, 0.0, &whole, &starts);
-            let plain_end = plain
-                .times
-                .iter()
-                .filter_map(|t| t.last())
-                .map(|t| t.2)
-                .fold(0.0, f64::max);
+            let plain_end = plain.end();
             assert!((plain_end - f64::from(m + pp - 1) * (f + b + w)).abs() < 1e-9);
             for (s, order) in run.orders.iter().enumerate() {
                 let mut live: i64 = 0;
@@ -230,12 +213,7 @@ fn zero_bubble_v_leaves_only_the_staggered_start_at_one_f_one_b_memory() {
         let span = |_: u32, _: Op| (1.0, 1.0);
         let starts = vec![0.0; pp as usize];
         let run = simulate((pp, 2, m), pp, schedule, 0.0, &span, &starts);
-        let end = run
-            .times
-            .iter()
-            .filter_map(|t| t.last())
-            .map(|t| t.2)
-            .fold(0.0, f64::max);
+        let end = run.end();
         assert!(
             (end - f64::from(6 * m + pp - 1)).abs() < 1e-9,
             "{schedule:?} pp {pp} m {m}: {end}"
