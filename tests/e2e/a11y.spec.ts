@@ -39,6 +39,23 @@ test.describe('accessibility', () => {
     await audit(page, 'explorer with a data table open');
   });
 
+  test('the grid and the GPU generations, computed only when read, are described off screen once the controls rest, and drawn as they scroll in', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto();
+    const generations = page.getByTestId('summary-generations');
+    const grid = page.getByTestId('summary-grid');
+    await expect(generations).toHaveText(/MFU \d.*\.$/);
+    const [genBefore, gridBefore] = [await generations.innerText(), await grid.innerText()];
+    await app.repaintAfter(async () => app.slider('nodes').press('ArrowLeft'));
+    await expect(generations).not.toHaveText(genBefore);
+    await expect(grid).not.toHaveText(gridBefore);
+    await expect(grid).toHaveText(/\d.*\.$/);
+    // Scrolled into view, the grid is painted from the latest views.
+    const draws = await app.draws();
+    await app.chart('grid').scrollIntoViewIfNeeded();
+    await expect(app.chart('grid')).toHaveAttribute('data-painted', String(draws));
+  });
+
   test('pins with their table, the planner and a calibration report pass an axe audit', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await app.goto('/?pin1=tp%3D2%26name%3DTP%2B2&pin2=model%3Dllama2-13b%26name%3D13B');

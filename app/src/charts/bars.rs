@@ -295,7 +295,7 @@ pub(super) fn generations<DB: DrawingBackend>(
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
     let labels: Vec<String> = v
-        .generations
+        .generations()
         .iter()
         .map(|g| {
             let short = g.gpu.name.split(" (").next().unwrap_or(g.gpu.name);
@@ -319,7 +319,7 @@ pub(super) fn generations<DB: DrawingBackend>(
         })
         .collect();
     let ymax = v
-        .generations
+        .generations()
         .iter()
         .filter_map(|g| g.outcome.as_ref().ok())
         .map(|(_, r)| r.mfu.max(r.exposed_comm_fraction) * 100.0)
@@ -335,7 +335,7 @@ pub(super) fn generations<DB: DrawingBackend>(
         ymax,
     )?;
     let mut hits = Vec::new();
-    for (i, g) in v.generations.iter().enumerate() {
+    for (i, g) in v.generations().iter().enumerate() {
         let x = i as f64;
         pin_generations(&mut chart, v, (x, g.gpu.id), ymax, &mut hits)?;
         match &g.outcome {
@@ -408,7 +408,7 @@ fn pin_generations<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<Val
 ) -> Res<(), DB> {
     let pins = v.pins.len();
     for (k, pin) in v.pins.iter().enumerate() {
-        let at = pin.views.generations.iter().find(|q| q.gpu.id == id);
+        let at = pin.views.generations().iter().find(|q| q.gpu.id == id);
         if let Some((l, r)) = at.and_then(|q| q.outcome.as_ref().ok()) {
             let text = format!("{id}: MFU {}\n{}", format::pct(r.mfu), layout_label(l));
             let segs = [("MFU", palette::BLUE, (r.mfu * 100.0).min(ymax))];

@@ -114,7 +114,7 @@ fn power(v: &Views) -> Option<String> {
 }
 
 fn grid(v: &Views) -> Option<String> {
-    let g = &v.grid;
+    let g = &v.grid();
     let (k, r) = g
         .cells
         .iter()
@@ -146,7 +146,7 @@ fn grid(v: &Views) -> Option<String> {
 
 fn generations(v: &Views) -> String {
     let parts: Vec<String> = v
-        .generations
+        .generations()
         .iter()
         .map(|g| match report(&g.outcome) {
             Some(r) => format!("{} MFU {}", g.gpu.name, format::pct(r.mfu)),

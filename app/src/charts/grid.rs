@@ -39,7 +39,7 @@ pub(super) fn grid<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     v: &Views,
 ) -> Res<Vec<Hit>, DB> {
-    let g = &v.grid;
+    let g = &v.grid();
     let (cols, rows) = (g.tps.len(), g.pps.len());
     let best = g
         .cells

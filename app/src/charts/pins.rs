@@ -166,7 +166,7 @@ pub(super) fn table_lines(chart: Chart, v: &Views) -> Vec<(String, RGBColor)> {
         .enumerate()
         .map(|(i, p)| {
             let text = if chart == Chart::Grid {
-                let best = p.views.grid.cells.iter().filter_map(|c| match c {
+                let best = p.views.grid().cells.iter().filter_map(|c| match c {
                     crate::state::Cell::Ok(l, r) => Some((l, r)),
                     _ => None,
                 });

@@ -235,10 +235,10 @@ fn grid(v: &Views) -> Vec<Vec<String>> {
         "layout",
         "status",
     ])];
-    let columns = v.grid.tps.len().max(1);
-    for (i, cell) in v.grid.cells.iter().enumerate() {
-        let tp = v.grid.tps[i % columns];
-        let pp = v.grid.pps[i / columns];
+    let columns = v.grid().tps.len().max(1);
+    for (i, cell) in v.grid().cells.iter().enumerate() {
+        let tp = v.grid().tps[i % columns];
+        let pp = v.grid().pps[i / columns];
         let mut fields = vec![tp.to_string(), pp.to_string()];
         let why = match cell {
             Cell::Ok(l, r) => {
@@ -265,7 +265,7 @@ fn generations(v: &Views) -> Vec<Vec<String>> {
         "layout",
         "status",
     ])];
-    for g in &v.generations {
+    for g in v.generations() {
         let mut fields = vec![g.gpu.name.to_owned(), g.gpu.extrapolated.to_string()];
         if let Ok((l, r)) = &g.outcome {
             fields.extend([

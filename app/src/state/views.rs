@@ -11,7 +11,7 @@ use super::{
 use scalescope_core::hardware::{Gpu, GPUS};
 use scalescope_core::timeline::Timeline;
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One point of the scaling sweep.
 #[derive(Clone, Debug)]
@@ -35,7 +35,11 @@ pub struct Generation {
     pub outcome: Outcome,
 }
 
-/// Everything the charts and readouts show, computed from [`Controls`].
+/// Everything the charts and readouts show, computed from [`Controls`]:
+/// the grid and the generations (which search a layout at each of their
+/// points) the first time something reads them, so a slider move costs
+/// only what the charts on screen show; a chart scrolling into view, an
+/// export or a text alternative computes its own.
 #[derive(Clone, Debug)]
 pub struct Views {
     /// The controls these views were computed from.
@@ -44,10 +48,6 @@ pub struct Views {
     pub points: Vec<Point>,
     /// The current node count's point.
     pub current: Outcome,
-    /// TP x PP grid at the current node count.
-    pub grid: Grid,
-    /// Each GPU generation on the same workload.
-    pub generations: Vec<Generation>,
     /// Collective bus bandwidth against nodes.
     pub collectives: Vec<BusBandwidth>,
     /// Memory per GPU against FSDP group size, with the HBM capacity.
@@ -63,6 +63,41 @@ pub struct Views {
     pub plan: Result<PlanView, String>,
     /// The pinned settings' views, drawn beside these.
     pub pins: Vec<Pinned>,
+    /// The grid and the generations, once read.
+    later: Later,
+}
+
+/// The views [`Views`] computes when first read.
+#[derive(Clone, Debug, Default)]
+struct Later {
+    grid: OnceLock<Grid>,
+    generations: OnceLock<Vec<Generation>>,
+}
+
+impl Views {
+    /// TP x PP grid at the current node count.
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        self.later.grid.get_or_init(|| grid(&self.controls))
+    }
+
+    /// Each GPU generation on the same workload.
+    #[must_use]
+    pub fn generations(&self) -> &[Generation] {
+        self.later.generations.get_or_init(|| {
+            let c = &self.controls;
+            GPUS.iter()
+                .map(|g| Generation {
+                    gpu: *g,
+                    outcome: if g.id == c.gpu {
+                        self.current.clone()
+                    } else {
+                        evaluate_at(c, c.nodes, g.id)
+                    },
+                })
+                .collect()
+        })
+    }
 }
 
 /// A pinned setting's name and views.
@@ -100,7 +135,8 @@ pub fn pinned_views(c: &Controls) -> Arc<Views> {
     v
 }
 
-/// Computes every view from the controls.
+/// The views of the controls (the grid and the generations as they are
+/// read, [`Views`]).
 #[must_use]
 pub fn compute(c: &Controls) -> Views {
     let points: Vec<Point> = sweep_nodes(c.nodes)
@@ -116,18 +152,6 @@ pub fn compute(c: &Controls) -> Views {
         .iter()
         .find(|p| p.nodes == c.nodes)
         .map_or_else(|| evaluate_at(c, c.nodes, c.gpu), |p| p.outcome.clone());
-    let generations = GPUS
-        .iter()
-        .map(|g| Generation {
-            gpu: *g,
-            outcome: if g.id == c.gpu {
-                current.clone()
-            } else {
-                evaluate_at(c, c.nodes, g.id)
-            },
-        })
-        .collect();
-    let grid = grid(c);
     let collectives = collectives(c);
     let memory = memory_points(c, &current);
     let timeline = timeline_of(c, &current);
@@ -144,8 +168,6 @@ pub fn compute(c: &Controls) -> Views {
         controls: c.clone(),
         points,
         current,
-        grid,
-        generations,
         collectives,
         memory,
         hbm_gib: gpu_of(c).hbm.as_gib(),
@@ -153,6 +175,7 @@ pub fn compute(c: &Controls) -> Views {
         timeline_zoom: None,
         plan,
         pins,
+        later: Later::default(),
     }
 }
 
@@ -193,9 +216,9 @@ mod tests {
         assert!(r.mfu > 0.2 && r.mfu < 0.7);
         assert_eq!(v.points.len(), 9);
         assert!(v.points.iter().all(|p| p.outcome.is_ok()));
-        assert_eq!(v.generations.len(), GPUS.len());
-        assert_eq!(v.grid.cells.len(), 25);
-        assert!(matches!(v.grid.cells[0], Cell::Ok(..)));
+        assert_eq!(v.generations().len(), GPUS.len());
+        assert_eq!(v.grid().cells.len(), 25);
+        assert!(matches!(v.grid().cells[0], Cell::Ok(..)));
         assert_eq!(v.collectives.len(), 9);
         assert!(v.memory.len() >= 7);
     }
@@ -207,11 +230,14 @@ mod tests {
             ..Controls::default()
         };
         let v = compute(&c);
-        let msg = v.current.expect_err("TP 64 does not divide 32 heads");
+        let msg = v
+            .current
+            .clone()
+            .expect_err("TP 64 does not divide 32 heads");
         assert!(msg.contains("tensor parallel 64"), "{msg}");
         // The rest of the page still has something to draw.
         assert!(v.collectives.len() == 9 && !v.memory.is_empty());
-        assert!(v.grid.cells.iter().any(|c| matches!(c, Cell::Ok(..))));
+        assert!(v.grid().cells.iter().any(|c| matches!(c, Cell::Ok(..))));
     }
 
     #[test]
@@ -242,12 +268,12 @@ mod tests {
         };
         let (_, a) = compute(&chosen).current.expect("valid");
         let v = compute(&best);
-        let (layout, b) = v.current.expect("a layout fits");
+        let (layout, b) = v.current.clone().expect("a layout fits");
         assert!(b.tokens_per_s >= a.tokens_per_s * 0.999);
         assert!(layout.parallel.tp * layout.parallel.pp * layout.parallel.cp >= 1);
         // The grid's best cell is the point's layout.
         let top = v
-            .grid
+            .grid()
             .cells
             .iter()
             .filter_map(|c| match c {

@@ -19,6 +19,11 @@ pub const CHART_HEIGHT: u32 = 380;
 /// How many charts the page has.
 const CHARTS: usize = Chart::ALL.len();
 
+/// How long the controls rest before the charts off screen are described:
+/// longer than the gap between a dragged slider's inputs, short beside
+/// the time a screen reader takes to reach another chart.
+const DESCRIBE_AFTER: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// What the chart cards share: canvases, sizes, hover targets and the
 /// latest views. Every field is a signal or a stored value, so this is `Copy`.
 #[derive(Clone, Copy)]
@@ -118,6 +123,24 @@ impl Painter {
         if let Some(found) = found {
             self.hits.update_value(|h| h[i] = found);
             self.stale.update_value(|s| s[i] = false);
+            self.describe_one(i);
+        }
+    }
+
+    /// Describes chart `i` from the latest views, if it is shown.
+    fn describe_one(self, i: usize) {
+        let shown = self.shown.with_value(|s| s.contains(&Chart::ALL[i]));
+        let text = self.latest.with_value(|v| {
+            v.as_ref()
+                .filter(|_| shown)
+                .map(|v| charts::describe::describe(Chart::ALL[i], v))
+        });
+        if let Some(text) = text {
+            self.summaries.update(|s| {
+                if let Some(slot) = s.get_mut(i) {
+                    *slot = text;
+                }
+            });
         }
     }
 
@@ -251,13 +274,19 @@ impl Painter {
         painted
     }
 
-    /// The text alternative of every shown chart.
-    fn describe_all(self, views: &Views) -> Vec<String> {
+    /// The text alternative of every shown chart but the grid and the
+    /// generations off screen: those two search a layout for each of their
+    /// points ([`Views`] computes them when first read), so they wait for
+    /// [`Painter::describe_later`] (or for scrolling in).
+    fn describe_on_screen(self, views: &Views) -> Vec<String> {
+        let on_screen = self.visible.get_value();
         self.shown.with_value(|shown| {
             Chart::ALL
                 .iter()
                 .map(|&ch| {
-                    if shown.contains(&ch) {
+                    let later = matches!(ch, Chart::Grid | Chart::Generations)
+                        && !on_screen.get(ch.index()).copied().unwrap_or(true);
+                    if shown.contains(&ch) && !later {
                         charts::describe::describe(ch, views)
                     } else {
                         String::new()
@@ -265,6 +294,29 @@ impl Painter {
                 })
                 .collect()
         })
+    }
+
+    /// Describes the charts [`Painter::describe_on_screen`] left, one per
+    /// task from chart `from` on, once the controls have rested for
+    /// [`DESCRIBE_AFTER`]: no search runs for them while a slider moves,
+    /// and a newer repaint (`draw` is not the latest) stops them.
+    fn describe_later(self, draw: u32, from: usize, delay: std::time::Duration) {
+        set_timeout(
+            move || {
+                if self.draws.get_value() != draw {
+                    return;
+                }
+                let Some(i) = (from..CHARTS).find(|&i| {
+                    self.summaries
+                        .with_untracked(|s| s.get(i).is_some_and(String::is_empty))
+                }) else {
+                    return;
+                };
+                self.describe_one(i);
+                self.describe_later(draw, i + 1, std::time::Duration::ZERO);
+            },
+            delay,
+        );
     }
 
     /// The effect that follows every input: recompute the views, repaint
@@ -288,6 +340,8 @@ impl Painter {
             // A new setting shows its whole step.
             self.zoom.set(None);
             let views = state::compute(&c);
+            // Describing the charts on screen computes what they read.
+            let summaries = self.describe_on_screen(&views);
             let t1 = now_ms();
             self.measure(&mounted, page.resized.get_untracked());
             let painted = self.paint_all(&mounted, &views, n);
@@ -297,10 +351,11 @@ impl Painter {
                 page.last_good.set(Some((views.current.clone(), c.clone())));
             }
             page.readout.set(Some((views.current.clone(), c)));
-            self.summaries.set(self.describe_all(&views));
+            self.summaries.set(summaries);
             self.latest.set_value(Some(views));
             self.draws.set_value(n);
             publish_timings(page, n, t0, t1);
+            self.describe_later(n, 0, DESCRIBE_AFTER);
         });
     }
 
