@@ -287,7 +287,11 @@ pub struct SweepPoint {
 
 /// Evaluates `base` at each node count. With `Scaling::Weak` the global
 /// batch scales with the GPU count from `base`'s; with `best`, each point
-/// uses the best layout `space` holds instead of `base`'s.
+/// uses the best layout `space` holds instead of `base`'s. An interleaved
+/// `base` with its chunks per GPU unset (0, as a scenario file that leaves
+/// `virtual_stages` out means it) has them chosen at each point as
+/// [`crate::scenario::Scenario::resolve`] chooses them: a count that is best at one
+/// size may not divide the micro-batches, or fit, at another.
 #[must_use]
 pub fn sweep(
     base: &Config,
@@ -307,7 +311,10 @@ pub fn sweep(
                 cfg.global_batch = u32::try_from(scaled.max(1)).unwrap_or(u32::MAX);
             }
             let result = match best {
-                None => crate::evaluate::evaluate(&cfg),
+                None => {
+                    crate::scenario::choose_chunks(&mut cfg);
+                    crate::evaluate::evaluate(&cfg)
+                }
                 Some((space, objective)) => {
                     let found = search(&cfg, space, objective, 1);
                     match found.best.first() {

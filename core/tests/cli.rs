@@ -235,3 +235,45 @@ fn eval_reads_a_file_of_several_named_settings_as_the_explorer_writes_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`[1].scenario.parallel.tp`"), "{err}");
 }
+
+/// An interleaved file without its chunk count has it chosen at each
+/// point of a sweep, as `eval` chooses it for the file's own size: the
+/// count best on 32 nodes holds too many chunks in flight to fit on 4.
+#[test]
+fn a_sweep_chooses_an_unset_chunk_count_at_each_point() {
+    let file = r#"{"hardware":{"gpu":"h100","nodes":32},"model":"llama2-70b","seq_len":4096,
+"global_batch":256,"micro_batch":1,"stack":"megatron",
+"parallel":{"dp":"zero1","tp":4,"pp":8,"schedule":"interleaved"}}"#;
+    let fits = |text: &str| -> Vec<String> {
+        let out = scalescope(
+            &["sweep", "-", "--nodes", "4,32", "--scaling", "weak"],
+            text,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(17).unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(fits(file), ["true", "true"]);
+    // The count the file's own size chose, named in the file, is kept.
+    let eval = scalescope(&["eval", "-"], file);
+    let chosen = String::from_utf8_lossy(&eval.stdout)
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("\"virtual_stages\": ")
+                .map(|v| v.trim_end_matches(',').to_string())
+        })
+        .expect("eval reports its chunk count");
+    let named = file.replace(
+        r#""schedule":"interleaved""#,
+        &format!(r#""schedule":"interleaved","virtual_stages":{chosen}"#),
+    );
+    assert_eq!(fits(&named), ["false", "true"]);
+}

@@ -90,11 +90,29 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 
 /// The scenario of `args` (its file, with `--stack` applied), checked.
 fn load_with_stack(args: &[String]) -> Result<Config, String> {
+    scenario_with_stack(args)?
+        .to_config()
+        .map_err(|e| e.to_string())
+}
+
+/// The file's first setting, under `--stack` if given.
+fn scenario_with_stack(args: &[String]) -> Result<Scenario, String> {
     let mut scenario = read_scenario(args.get(1))?;
     if let Some(stack) = stack_flag(args)? {
         scenario.stack = stack;
     }
-    scenario.to_config().map_err(|e| e.to_string())
+    Ok(scenario)
+}
+
+/// [`load_with_stack`] for a sweep over node counts: chunks per GPU the
+/// file leaves unset stay unset (0), so each point chooses its own.
+fn load_for_sweep(args: &[String]) -> Result<Config, String> {
+    let scenario = scenario_with_stack(args)?;
+    let mut cfg = scenario.to_config().map_err(|e| e.to_string())?;
+    if scenario.parallel.virtual_stages == 0 {
+        cfg.layout.parallel.virtual_stages = 0;
+    }
+    Ok(cfg)
 }
 
 /// The stack `--stack` names, if given.
@@ -336,7 +354,7 @@ fn budget(args: &[String], cfg: &Config) -> Result<plan::Budget, String> {
 
 /// `plan`: one CSV row per cluster size, marked cheapest, fastest or knee.
 fn plan_csv(args: &[String]) -> Result<(), String> {
-    let cfg = load_with_stack(args)?;
+    let cfg = load_for_sweep(args)?;
     let nodes = if flag(args, "--nodes").is_some() {
         sweep_nodes(args)?
     } else {
@@ -430,7 +448,7 @@ fn sweep_nodes(args: &[String]) -> Result<Vec<u32>, String> {
 
 /// `sweep`: one CSV row per node count.
 fn sweep_csv(args: &[String]) -> Result<(), String> {
-    let cfg = load_with_stack(args)?;
+    let cfg = load_for_sweep(args)?;
     let nodes = sweep_nodes(args)?;
     let scaling = match flag(args, "--scaling").unwrap_or("weak") {
         "weak" => Scaling::Weak,

@@ -18,6 +18,7 @@ pub use file::{
     DataParallel, HardwareSpec, ModelSpec, Named, Parallel, Precision, Recompute, Scenario,
     Schedule,
 };
+pub(crate) use resolve::choose_chunks;
 
 /// Largest accepted values: far beyond any real run, small enough that no
 /// product of them overflows or loses meaning.

@@ -106,14 +106,15 @@ impl Scenario {
 /// Most chunks per GPU an unset `virtual_stages` is chosen from.
 const MOST_CHUNKS: u32 = 32;
 
-/// Fills in chunks per GPU a file left unset (0): one, or under the
+/// Fills in chunks per GPU a file left unset (0; [`crate::search::sweep`]
+/// chooses again at each of its points): one, or under the
 /// interleaved schedule the count, of 2 up to one layer per chunk, whose
 /// step is shortest among those that fit (else the shortest), the fewer
 /// chunks on a tie. Published runs name the schedule without the count
 /// (Llama 3 405B's 16 interleaved stages) and tune it, as the validation
 /// rows do; one chunk would be plain 1F1B, which the name does not mean.
 /// Where no count passes the checks, 2, and the check says why.
-fn choose_chunks(cfg: &mut Config) {
+pub(crate) fn choose_chunks(cfg: &mut Config) {
     let p = cfg.layout.parallel;
     if p.virtual_stages != 0 {
         return;
