@@ -498,9 +498,9 @@ impl Step {
         let gpus_f = f64::from(cfg.cluster.gpus());
         let tokens_step = f64::from(cfg.global_batch) * f64::from(cfg.seq_len);
         let tokens_per_s = tokens_step / step.0;
-        let model_flops = tokens_step * model.flops_per_token(cfg.seq_len);
-        let executed =
-            tokens_step * model.executed_flops_per_token(cfg.seq_len, cfg.layout.recompute);
+        let [per_token, palm, executed] = model.flop_counts(cfg.seq_len, cfg.layout.recompute);
+        let model_flops = tokens_step * per_token;
+        let executed = tokens_step * executed;
         let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
         let peak_tflops = self.shape.peak_mm / 1e12;
         let hfu = executed / step.0 / gpus_f / 1e12 / peak_tflops;
@@ -518,8 +518,7 @@ impl Step {
             tokens_per_s_per_gpu: tokens_per_s / gpus_f,
             tflops_per_gpu,
             mfu: tflops_per_gpu / peak_tflops,
-            mfu_palm: tflops_per_gpu / peak_tflops * model.flops_per_token_palm(cfg.seq_len)
-                / model.flops_per_token(cfg.seq_len).max(1.0),
+            mfu_palm: tflops_per_gpu / peak_tflops * palm / per_token.max(1.0),
             hfu,
             exposed_comm_fraction: (breakdown.comm_exposed().0 / step.0).clamp(0.0, 1.0),
             exposed_comm_trace_fraction: (breakdown.comm_exposed_trace().0 / step.0)

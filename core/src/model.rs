@@ -487,7 +487,7 @@ impl Model {
     /// uses this count, so it can never exceed one.
     #[must_use]
     pub fn flops_per_token(&self, seq: u32) -> f64 {
-        6.0 * self.matmul_params() + 6.0 * self.attention_flops_unit(seq)
+        self.flop_counts(seq, crate::scenario::Recompute::None)[0]
     }
 
     /// Model FLOPs per token in the PaLM convention (Chowdhery et al.):
@@ -495,7 +495,7 @@ impl Model {
     /// paper, Megatron-LM, MosaicML and torchtitan quote MFU this way.
     #[must_use]
     pub fn flops_per_token_palm(&self, seq: u32) -> f64 {
-        6.0 * self.matmul_params() + 12.0 * self.attention_flops_unit(seq)
+        self.flop_counts(seq, crate::scenario::Recompute::None)[1]
     }
 
     /// FLOPs per token the kernels execute: the model FLOPs, FlashAttention's
@@ -503,13 +503,26 @@ impl Model {
     /// and a full recomputation's second forward.
     #[must_use]
     pub fn executed_flops_per_token(&self, seq: u32, recompute: crate::scenario::Recompute) -> f64 {
+        self.flop_counts(seq, recompute)[2]
+    }
+
+    /// The three counts per token at context `seq`, each term computed
+    /// once: [`Self::flops_per_token`], [`Self::flops_per_token_palm`] and
+    /// [`Self::executed_flops_per_token`] under `recompute`.
+    #[must_use]
+    pub fn flop_counts(&self, seq: u32, recompute: crate::scenario::Recompute) -> [f64; 3] {
         let attention = self.attention_flops_unit(seq);
         let layers = f64::from(self.layers) * (self.attention_params() + self.active_mlp_params());
+        let matmul = 6.0 * (layers + self.embedding_params());
         let redo = match recompute {
             crate::scenario::Recompute::Full => 2.0 * layers + 2.0 * attention,
             _ => 0.0,
         };
-        6.0 * self.matmul_params() + 7.0 * attention + redo
+        [
+            matmul + 6.0 * attention,
+            matmul + 12.0 * attention,
+            matmul + 7.0 * attention + redo,
+        ]
     }
 
     /// `L d s`: the unit of attention FLOPs per token, `d` the width
