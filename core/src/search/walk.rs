@@ -406,17 +406,21 @@ impl<'a> Walk<'a> {
     /// recomputation only adds compute, and communication only adds to it,
     /// so that bound holds for every mode, before its memory is costed.
     fn pipeline(&mut self, mut cfg: Config, split: (u32, u32)) {
+        let cutoff = (self.cutoff)(&cfg);
+        // Under no cutoff yet (a cell of the explorer's grid not visited)
+        // nothing can be ruled out, and the step at no recomputation
+        // would be costed for nothing. A layout the bound rules out is
+        // counted without its check: the walk builds layouts that pass it
+        // (the check is the net under what is visited), and most
+        // pipelines end here, where the check cost as much as the bound.
+        if cutoff.is_finite() && self.step(&cfg).quick_bound(split) > cutoff {
+            self.evaluated += 1;
+            return;
+        }
         if cfg.check_layout().is_err() {
             return;
         }
         self.evaluated += 1;
-        let cutoff = (self.cutoff)(&cfg);
-        // Under no cutoff yet (a cell of the explorer's grid not visited)
-        // nothing can be ruled out, and the step at no recomputation
-        // would be costed for nothing.
-        if cutoff.is_finite() && self.step(&cfg).quick_bound(split) > cutoff {
-            return;
-        }
         let Some(memory) = self.fitting(&mut cfg, split) else {
             return;
         };
