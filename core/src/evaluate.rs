@@ -287,18 +287,27 @@ pub fn evaluate_with_memory(cfg: &Config, memory: Memory, split: (u32, u32)) -> 
 
 impl Step {
     /// The same per-layer costs for `cfg`, which differs from the one they
-    /// were computed for only in its data-parallel flavour (nothing in
-    /// [`Step::new`] depends on it): a search reuses them across flavours.
-    pub(crate) fn for_flavour(&mut self, cfg: &Config) {
+    /// were computed for only in its data-parallel flavour, its schedule
+    /// or its chunks per GPU (nothing in [`Step::new`] but the schedule's
+    /// part depends on them): a search reuses them across flavours and
+    /// schedules.
+    pub(crate) fn for_layout(&mut self, cfg: &Config) {
         debug_assert_eq!(
             {
                 let mut c = *cfg;
-                c.layout.parallel.dp = self.cfg.layout.parallel.dp;
+                let (p, q) = (&mut c.layout.parallel, self.cfg.layout.parallel);
+                (p.dp, p.schedule, p.virtual_stages) = (q.dp, q.schedule, q.virtual_stages);
                 c
             },
             self.cfg
         );
+        let (p, q) = (cfg.layout.parallel, self.cfg.layout.parallel);
+        let rescheduled = (p.schedule, p.virtual_stages) != (q.schedule, q.virtual_stages);
         self.cfg = *cfg;
+        if rescheduled {
+            self.v = f64::from(p.chunks().max(1));
+            self.schedule();
+        }
     }
 
     /// The step's report, given the split of layers and the memory.
@@ -341,6 +350,9 @@ pub(crate) struct Step {
     pub(crate) host_bwd: Seconds,
     /// The data-parallel shard group: ranks, and ranks per node.
     pub(crate) shards: (u32, u32),
+    /// The All-to-All before a schedule hides any of it, and a layer's
+    /// compute forward and backward beside which it may hide.
+    unscheduled: (crate::experts::AllToAll, Seconds, Seconds),
 }
 
 impl Step {
@@ -366,20 +378,8 @@ impl Step {
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
-        let a2a = crate::experts::exchange(cfg, &shape, &links).overlapped(
-            cfg,
-            &layer,
-            (compute_fwd, compute_bwd),
-            slowdown,
-            (m, v),
-        );
-        let gpu_fwd = compute_fwd + a2a.fwd + a2a.stretch_fwd;
-        let gpu_bwd = compute_bwd + a2a.bwd + a2a.recompute(recompute) + a2a.stretch_bwd;
-        let (ops_fwd, ops_bwd) = phases::kernels(cfg);
-        let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
-        let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
-        let busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
-        Self {
+        let exchange = crate::experts::exchange(cfg, &shape, &links);
+        let mut step = Self {
             cfg: *cfg,
             shape,
             links,
@@ -390,13 +390,41 @@ impl Step {
             head_fwd,
             tensor,
             context,
-            a2a,
-            busy_fwd,
-            busy_bwd,
-            host_fwd: busy_fwd - gpu_fwd,
-            host_bwd: busy_bwd - gpu_bwd,
+            a2a: exchange,
+            busy_fwd: compute_fwd,
+            busy_bwd: compute_bwd,
+            host_fwd: Seconds(0.0),
+            host_bwd: Seconds(0.0),
             shards: phases::shard_group(cfg),
-        }
+            unscheduled: (exchange, compute_fwd, compute_bwd),
+        };
+        step.schedule();
+        step
+    }
+
+    /// What depends on the schedule and its chunks: how much of the
+    /// All-to-All the schedule hides, and the layer's busy time with the
+    /// host's dispatch.
+    fn schedule(&mut self) {
+        let cfg = &self.cfg;
+        let recompute = cfg.layout.recompute;
+        let (exchange, compute_fwd, compute_bwd) = self.unscheduled;
+        let a2a = exchange.overlapped(
+            cfg,
+            &self.layer,
+            (compute_fwd, compute_bwd),
+            self.slowdown,
+            (self.m, self.v),
+        );
+        let gpu_fwd = compute_fwd + a2a.fwd + a2a.stretch_fwd;
+        let gpu_bwd = compute_bwd + a2a.bwd + a2a.recompute(recompute) + a2a.stretch_bwd;
+        let (ops_fwd, ops_bwd) = phases::kernels(cfg);
+        let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
+        self.a2a = a2a;
+        self.busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
+        self.busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
+        self.host_fwd = self.busy_fwd - gpu_fwd;
+        self.host_bwd = self.busy_bwd - gpu_bwd;
     }
 
     /// One stage of `layers` layers (with the output head when `head`):

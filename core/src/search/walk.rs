@@ -134,7 +134,8 @@ pub(super) struct Walk<'a> {
     space: &'a SearchSpace,
     /// Recomputation modes to try, least first.
     recomputes: &'static [Recompute],
-    /// The last layout evaluated, without its flavour, and its step.
+    /// The last layout evaluated, without its flavour and schedule, and its
+    /// step.
     shared: Option<(Layout, Step)>,
     /// Layouts evaluated.
     evaluated: u32,
@@ -234,7 +235,7 @@ impl<'a> Walk<'a> {
                 floors[i] = OUT_OF_MEMORY;
                 continue;
             }
-            step.for_flavour(&cfg);
+            step.for_layout(&cfg);
             let b = step.stage(g.split.1, true).breakdown;
             let stream = b
                 .dp_allgather
@@ -459,14 +460,14 @@ impl<'a> Walk<'a> {
     }
 
     /// The per-layer costs of `cfg`, shared with the last layout's when the
-    /// two differ only in their data-parallel flavour.
+    /// two differ only in their data-parallel flavour, schedule or chunks.
     fn step(&mut self, cfg: &Config) -> &Step {
-        let key = without_flavour(&cfg.layout);
+        let key = unscheduled(&cfg.layout);
         if matches!(&self.shared, Some((layout, _)) if *layout != key) {
             self.shared = None;
         }
         let (_, step) = self.shared.get_or_insert_with(|| (key, Step::new(cfg)));
-        step.for_flavour(cfg);
+        step.for_layout(cfg);
         step
     }
 }
@@ -475,10 +476,13 @@ impl<'a> Walk<'a> {
 /// comparison with a cutoff holds for it, so the flavour is never walked.
 const OUT_OF_MEMORY: f64 = f64::NAN;
 
-/// A layout without its data-parallel flavour.
-fn without_flavour(l: &Layout) -> Layout {
+/// A layout without its data-parallel flavour, schedule and chunks
+/// ([`Step::for_layout`] recosts what they change).
+fn unscheduled(l: &Layout) -> Layout {
     let mut l = *l;
     l.parallel.dp = DataParallel::Ddp;
+    l.parallel.schedule = Schedule::OneFOneB;
+    l.parallel.virtual_stages = 1;
     l
 }
 
