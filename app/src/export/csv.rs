@@ -235,10 +235,11 @@ fn grid(v: &Views) -> Vec<Vec<String>> {
         "layout",
         "status",
     ])];
-    let columns = v.grid().tps.len().max(1);
-    for (i, cell) in v.grid().cells.iter().enumerate() {
-        let tp = v.grid().tps[i % columns];
-        let pp = v.grid().pps[i / columns];
+    let grid = v.grid();
+    let columns = grid.tps.len().max(1);
+    for (i, cell) in grid.cells.iter().enumerate() {
+        let tp = grid.tps[i % columns];
+        let pp = grid.pps[i / columns];
         let mut fields = vec![tp.to_string(), pp.to_string()];
         let why = match cell {
             Cell::Ok(l, r) => {

@@ -123,7 +123,13 @@ impl Painter {
         if let Some(found) = found {
             self.hits.update_value(|h| h[i] = found);
             self.stale.update_value(|s| s[i] = false);
-            self.describe_one(i);
+            // The grid and the generations, left undescribed off screen.
+            if self
+                .summaries
+                .with_untracked(|s| s.get(i).is_some_and(String::is_empty))
+            {
+                self.describe_one(i);
+            }
         }
     }
 
