@@ -473,14 +473,6 @@ impl Model {
         self.params() - f64::from(self.layers) * (self.mlp_params() - self.active_mlp_params())
     }
 
-    /// Matmul parameters every token passes through: the layers' (in an
-    /// MoE layer, the experts it is routed to) and the output head's.
-    #[must_use]
-    pub fn matmul_params(&self) -> f64 {
-        f64::from(self.layers) * (self.attention_params() + self.active_mlp_params())
-            + self.embedding_params()
-    }
-
     /// Model FLOPs per token of training (forward and backward) at context
     /// `seq`: `6N` for the matmuls and `6 L h s` for causal attention, the
     /// half of PaLM's `12 L h s` that a causal mask leaves to compute. MFU
@@ -508,7 +500,9 @@ impl Model {
 
     /// The three counts per token at context `seq`, each term computed
     /// once: [`Self::flops_per_token`], [`Self::flops_per_token_palm`] and
-    /// [`Self::executed_flops_per_token`] under `recompute`.
+    /// [`Self::executed_flops_per_token`] under `recompute`. `N` is the
+    /// matmul parameters every token passes through: the layers' (in an
+    /// MoE layer, the experts it is routed to) and the output head's.
     #[must_use]
     pub fn flop_counts(&self, seq: u32, recompute: crate::scenario::Recompute) -> [f64; 3] {
         let attention = self.attention_flops_unit(seq);
