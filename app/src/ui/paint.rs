@@ -124,13 +124,17 @@ impl Painter {
             self.hits.update_value(|h| h[i] = found);
             self.stale.update_value(|s| s[i] = false);
             // The grid and the generations, left undescribed off screen.
-            if self
-                .summaries
-                .with_untracked(|s| s.get(i).is_some_and(String::is_empty))
-            {
+            if self.undescribed(i) {
                 self.describe_one(i);
             }
         }
+    }
+
+    /// Whether chart `i`'s text alternative was left empty at the last
+    /// repaint ([`Painter::describe_on_screen`]).
+    fn undescribed(self, i: usize) -> bool {
+        self.summaries
+            .with_untracked(|s| s.get(i).is_some_and(String::is_empty))
     }
 
     /// Describes chart `i` from the latest views, if it is shown.
@@ -312,10 +316,7 @@ impl Painter {
                 if self.draws.get_value() != draw {
                     return;
                 }
-                let Some(i) = (from..CHARTS).find(|&i| {
-                    self.summaries
-                        .with_untracked(|s| s.get(i).is_some_and(String::is_empty))
-                }) else {
+                let Some(i) = (from..CHARTS).find(|&i| self.undescribed(i)) else {
                     return;
                 };
                 self.describe_one(i);

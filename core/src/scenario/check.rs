@@ -174,11 +174,7 @@ impl Config {
                 heads: m.heads,
             });
         }
-        let v = match p.schedule {
-            Schedule::Interleaved => p.virtual_stages,
-            Schedule::ZeroBubbleV | Schedule::DualPipeV => 2,
-            _ => 1,
-        };
+        let v = p.schedule.chunks(p.virtual_stages);
         let stages = p.pp.saturating_mul(v);
         if m.layers < stages {
             return Err(Error::PipelineTooDeep {
@@ -265,10 +261,9 @@ impl Config {
         }
         if v > 1 && p.pp > 1 {
             // Every chunk holds at least one layer.
-            let chunks = v;
             let (first, last) = self.pipeline_split();
-            if let Some(layers) = [first, last].into_iter().find(|&l| l < chunks) {
-                return Err(Error::InterleavingNeedsLayers { layers, chunks });
+            if let Some(layers) = [first, last].into_iter().find(|&l| l < v) {
+                return Err(Error::InterleavingNeedsLayers { layers, chunks: v });
             }
         }
         Ok(())

@@ -120,6 +120,17 @@ impl Schedule {
         matches!(self, Self::ZeroBubbleV | Self::DualPipeV)
     }
 
+    /// Model chunks per stage of a pipeline under this schedule, given the
+    /// interleaved schedule's `virtual_stages`: the V's two, else one.
+    #[must_use]
+    pub const fn chunks(self, virtual_stages: u32) -> u32 {
+        match self {
+            Self::Interleaved => virtual_stages,
+            _ if self.v_shape() => 2,
+            _ => 1,
+        }
+    }
+
     /// Whether the steady state pairs one micro-batch's forward with
     /// another's backward (DualPipeV), which hides the All-to-All of each
     /// behind the other's compute.
@@ -190,11 +201,7 @@ impl Parallel {
         if self.pp <= 1 {
             return 1;
         }
-        match self.schedule {
-            Schedule::Interleaved => self.virtual_stages,
-            Schedule::ZeroBubbleV | Schedule::DualPipeV => 2,
-            _ => 1,
-        }
+        self.schedule.chunks(self.virtual_stages)
     }
 }
 

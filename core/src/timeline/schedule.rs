@@ -116,12 +116,13 @@ fn simulate(
     let n = pp as usize;
     let mut queued = vec![true; n];
     let mut work: Vec<usize> = (0..n).rev().collect();
+    let v_shape = schedule.v_shape() && pp > 1;
     while let Some(s) = work.pop() {
         queued[s] = false;
         let ran = times[s].len();
         while times[s].len() < orders[s].len() {
             let op = orders[s][times[s].len()];
-            let ready = match needs(op, s as u32, pp, v, schedule.v_shape() && pp > 1) {
+            let ready = match needs(op, s as u32, pp, v, v_shape) {
                 None => 0.0,
                 Some((p, over_link)) => {
                     let t = done[key(&p)];
