@@ -310,6 +310,12 @@ impl Step {
         }
     }
 
+    /// The tensor-parallel collectives before a schedule splits the
+    /// backward: the least any schedule of these degrees pays.
+    pub(crate) fn unscheduled_tensor(&self) -> phases::Tensor {
+        self.unscheduled.3
+    }
+
     /// The step's report, given the split of layers and the memory.
     pub(crate) fn finish(&self, memory: Memory, split: (u32, u32)) -> Report {
         self.report(&self.slowest(split).0, memory)
@@ -350,9 +356,11 @@ pub(crate) struct Step {
     pub(crate) host_bwd: Seconds,
     /// The data-parallel shard group: ranks, and ranks per node.
     pub(crate) shards: (u32, u32),
-    /// The All-to-All before a schedule hides any of it, and a layer's
-    /// compute forward and backward beside which it may hide.
-    unscheduled: (crate::experts::AllToAll, Seconds, Seconds),
+    /// The All-to-All before a schedule hides any of it, a layer's
+    /// compute forward and backward (without the tensor-parallel
+    /// backward) beside which it may hide, and the tensor-parallel
+    /// collectives before a schedule splits the backward.
+    unscheduled: (crate::experts::AllToAll, Seconds, Seconds, phases::Tensor),
 }
 
 impl Step {
@@ -366,15 +374,16 @@ impl Step {
         let slowdown =
             (cal::NCCL_CHANNELS / f64::from(cfg.cluster.gpu.sm_count.max(1))).clamp(0.0, 0.5);
         let (layer, head_fwd) = phases::compute(cfg, &shape);
-        let tensor = phases::tensor(cfg, &shape, &links);
+        let tensor = phases::tensor(cfg, &shape, &links, &layer, slowdown);
         let context = phases::context(cfg, &shape, &links, layer.attention, slowdown);
         let recompute = cfg.layout.recompute;
         let m = f64::from(cfg.micro_batches().max(1));
         let v = f64::from(p.chunks().max(1));
         let compute_fwd = layer.forward() + tensor.fwd + context.fwd.exposed + context.stretch_fwd;
+        // The backward without its tensor-parallel collectives, which the
+        // schedule decides (`schedule`).
         let compute_bwd = layer.backward()
             + layer.recompute(recompute, cfg.stack.flash_attention)
-            + tensor.bwd
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
@@ -396,7 +405,7 @@ impl Step {
             host_fwd: Seconds(0.0),
             host_bwd: Seconds(0.0),
             shards: phases::shard_group(cfg),
-            unscheduled: (exchange, compute_fwd, compute_bwd),
+            unscheduled: (exchange, compute_fwd, compute_bwd, tensor),
         };
         step.schedule();
         step
@@ -408,7 +417,14 @@ impl Step {
     fn schedule(&mut self) {
         let cfg = &self.cfg;
         let recompute = cfg.layout.recompute;
-        let (exchange, compute_fwd, compute_bwd) = self.unscheduled;
+        let (exchange, compute_fwd, compute_bwd, tensor) = self.unscheduled;
+        let p = cfg.layout.parallel;
+        self.tensor = if p.schedule.splits_backward() && p.pp > 1 {
+            tensor.blocking()
+        } else {
+            tensor
+        };
+        let compute_bwd = compute_bwd + self.tensor.bwd.exposed + self.tensor.stretch_bwd;
         let a2a = exchange.overlapped(
             cfg,
             &self.layer,
@@ -475,7 +491,11 @@ impl Step {
         ) / self.shape.hbm;
         let layer = &self.layer;
         let each = ls * m;
-        let tp = self.tensor.fwd + self.tensor.bwd + self.tensor.recompute;
+        let t = &self.tensor;
+        let tp = Comm::new(
+            (t.fwd + t.bwd.total + t.recompute) * each,
+            (t.fwd + t.bwd.exposed + t.recompute) * each,
+        );
         let cp = &self.context;
         StageCost {
             breakdown: Breakdown {
@@ -486,6 +506,7 @@ impl Step {
                 bubble: zero,
                 contention: (cp.stretch_fwd
                     + cp.stretch_bwd
+                    + self.tensor.stretch_bwd
                     + self.a2a.stretch_fwd
                     + self.a2a.stretch_bwd)
                     * each
@@ -494,7 +515,7 @@ impl Step {
                 dp_allgather: dp.allgather,
                 dp_reduce_scatter: dp.reduce_scatter,
                 dp_allreduce: dp.allreduce,
-                tp: Comm::new(tp * each, tp * each),
+                tp,
                 cp: Comm::new(
                     (cp.fwd.total + cp.bwd.total) * each,
                     (cp.fwd.exposed + cp.bwd.exposed) * each,

@@ -157,3 +157,21 @@ fn more_recomputation_never_shortens_a_step() {
     }
     assert_eq!(checked, crate::stack::STACKS.len() * 15);
 }
+
+#[test]
+fn the_backward_tensor_collectives_hide_unless_the_weight_gradients_leave_the_pass() {
+    // Megatron's stack, TP 4 and PP 4: 1F1B runs each input gradient's
+    // reduction beside its weight-gradient GEMM; ZB-H1 defers those GEMMs
+    // to a pass of their own, so the same reductions block.
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::MEGATRON;
+    cfg.layout.parallel.dp = DataParallel::Zero1;
+    cfg.layout.parallel.tp = 4;
+    cfg.layout.parallel.pp = 4;
+    cfg.layout.micro_batch = 2;
+    let one_f_one_b = evaluate(&cfg).unwrap().breakdown.tp;
+    assert!(one_f_one_b.exposed.0 < one_f_one_b.total.0);
+    cfg.layout.parallel.schedule = crate::scenario::Schedule::ZeroBubbleH1;
+    let zb = evaluate(&cfg).unwrap().breakdown.tp;
+    assert!((zb.exposed.0 - zb.total.0).abs() < 1e-12 && zb.total == one_f_one_b.total);
+}

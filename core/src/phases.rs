@@ -26,6 +26,12 @@ pub(crate) struct LayerCompute {
     /// router): the chunk an overlapped All-to-All of the other direction
     /// hides behind.
     pub experts: Seconds,
+    /// The forward GEMMs of the two column-parallel linears, QKV and (on a
+    /// dense layer) the MLP's up projection. Each weight-gradient GEMM of
+    /// the backward has its linear's shape, and a stack that issues the
+    /// input gradient's collective asynchronously runs it beside that
+    /// GEMM ([`tensor`]).
+    pub column: (Seconds, Seconds),
 }
 
 impl LayerCompute {
@@ -191,6 +197,10 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     };
     let layer = LayerCompute {
         experts: moe.gemm,
+        column: (
+            Seconds(gemm_time(qkv / tp, h)),
+            Seconds(gemm_time(up * ffn / tp, h) * dense),
+        ),
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
@@ -203,33 +213,76 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     (layer, head_fwd)
 }
 
-/// Tensor-parallel collectives of one layer, all blocking.
+/// Tensor-parallel collectives of one layer: the forward's block; the
+/// backward's block except where the stack overlaps them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Tensor {
     /// Forward: two AllReduces (or AllGather and ReduceScatter pairs).
     pub fwd: Seconds,
-    /// Backward: two more.
-    pub bwd: Seconds,
+    /// Backward: two more, in full and what of them shows.
+    pub bwd: Comm,
+    /// Compute stretched by the backward collectives that run beside it.
+    pub stretch_bwd: Seconds,
     /// The forward's again, under full recomputation.
     pub recompute: Seconds,
 }
 
+impl Tensor {
+    /// The same collectives with the backward's blocking too: where the
+    /// weight-gradient GEMMs leave the backward pass (a zero-bubble
+    /// schedule defers them), nothing is left beside the input gradient's.
+    pub fn blocking(self) -> Self {
+        Self {
+            bwd: Comm::new(self.bwd.total, self.bwd.total),
+            stretch_bwd: Seconds(0.0),
+            ..self
+        }
+    }
+}
+
 /// The tensor-parallel collectives of one layer on 2 × T × h bytes of
 /// activations: AllReduce, or AllGather plus ReduceScatter with sequence
-/// parallelism.
-pub(crate) fn tensor(cfg: &Config, s: &Shape, links: &Links) -> Tensor {
+/// parallelism. In the backward, each column-parallel linear (QKV, the
+/// MLP's up projection) reduces its input gradient over the group; a
+/// stack with `tp_async_backward` issues that reduction (the AllReduce, or
+/// under sequence parallelism the ReduceScatter) before the linear's
+/// weight-gradient GEMM and waits for it after, so it shows only where it
+/// outlasts the GEMM (`layer.column`), and the GEMM slows by `slowdown`
+/// while both run. The row-parallel linears' backward gather (sequence
+/// parallelism) blocks.
+pub(crate) fn tensor(
+    cfg: &Config,
+    s: &Shape,
+    links: &Links,
+    layer: &LayerCompute,
+    slowdown: f64,
+) -> Tensor {
     let p = cfg.layout.parallel;
     let group = Group::new(p.tp, p.tp.min(cfg.cluster.domain()));
     let bytes = Bytes(2.0 * s.tokens * f64::from(cfg.model.hidden));
-    let one = if p.sp {
-        collective::time(Collective::AllGather, bytes, group, links).time
-            + collective::time(Collective::ReduceScatter, bytes, group, links).time
+    let (gather, reduce) = if p.sp {
+        (
+            collective::time(Collective::AllGather, bytes, group, links).time,
+            collective::time(Collective::ReduceScatter, bytes, group, links).time,
+        )
     } else {
-        collective::time(Collective::AllReduce, bytes, group, links).time
+        (
+            Seconds(0.0),
+            collective::time(Collective::AllReduce, bytes, group, links).time,
+        )
     };
+    let one = gather + reduce;
+    let (mut exposed, mut stretch) = (one * 2.0, Seconds(0.0));
+    if cfg.stack.tp_async_backward && p.tp > 1 {
+        let (e1, s1) = overlap(reduce, layer.column.0, slowdown);
+        let (e2, s2) = overlap(reduce, layer.column.1, slowdown);
+        exposed = gather * 2.0 + e1 + e2;
+        stretch = s1 + s2;
+    }
     Tensor {
         fwd: one * 2.0,
-        bwd: one * 2.0,
+        bwd: Comm::new(one * 2.0, exposed),
+        stretch_bwd: stretch,
         recompute: if cfg.layout.recompute == Recompute::Full {
             one * 2.0
         } else {

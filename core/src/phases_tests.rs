@@ -49,11 +49,63 @@ fn tensor_parallel_of_one_costs_nothing_and_recompute_repeats_the_forward() {
     let mut cfg = example();
     cfg.layout.parallel.tp = 1;
     let s = Shape::of(&cfg);
-    assert_eq!(tensor(&cfg, &s, &links(&cfg)).fwd.0, 0.0);
+    let layer = compute(&cfg, &s).0;
+    assert_eq!(tensor(&cfg, &s, &links(&cfg), &layer, 0.2).fwd.0, 0.0);
     cfg.layout.parallel.tp = 4;
     cfg.layout.recompute = Recompute::Full;
-    let t = tensor(&cfg, &Shape::of(&cfg), &links(&cfg));
-    assert!(t.fwd.0 > 0.0 && t.recompute == t.fwd && t.bwd == t.fwd);
+    let s = Shape::of(&cfg);
+    let t = tensor(&cfg, &s, &links(&cfg), &compute(&cfg, &s).0, 0.2);
+    assert!(t.fwd.0 > 0.0 && t.recompute == t.fwd && t.bwd.total == t.fwd);
+}
+
+#[test]
+fn megatrons_backward_reductions_hide_behind_the_weight_gradients() {
+    let mut cfg = example();
+    cfg.layout.parallel.tp = 4;
+    cfg.layout.micro_batch = 8;
+    let s = Shape::of(&cfg);
+    let layer = compute(&cfg, &s).0;
+    let links = links(&cfg);
+    let slowdown = 0.2;
+    // The paper's Megatron-inspired layers: each column-parallel linear's
+    // AllReduce beside its weight-gradient GEMM, which is longer here.
+    let t = tensor(&cfg, &s, &links, &layer, slowdown);
+    let one = t.fwd / 2.0;
+    assert!(layer.column.0 > one && layer.column.1 > one);
+    assert_eq!(t.bwd.total, t.fwd);
+    assert_eq!(t.bwd.exposed.0, 0.0);
+    assert!((t.stretch_bwd - one * (2.0 * slowdown)).0.abs() < 1e-15);
+    // Blocking stacks wait on all four.
+    cfg.stack = stack::TORCHTITAN;
+    let blocking = tensor(&cfg, &s, &links, &layer, slowdown);
+    assert_eq!(blocking.bwd.exposed, blocking.bwd.total);
+    assert_eq!(blocking.stretch_bwd.0, 0.0);
+    assert_eq!(t.blocking().bwd.exposed, t.bwd.total);
+    // A short weight-gradient GEMM leaves the rest of its reduction showing.
+    let short = LayerCompute {
+        column: (one * 0.25, Seconds(0.0)),
+        ..layer
+    };
+    cfg.stack = stack::PAPER;
+    let t = tensor(&cfg, &s, &links, &short, slowdown);
+    let (e, _) = overlap(one, one * 0.25, slowdown);
+    assert!((t.bwd.exposed - (e + one)).0.abs() < 1e-15);
+    // Under sequence parallelism the ReduceScatter hides, the AllGather of
+    // the row-parallel linears' output gradient blocks.
+    cfg.stack = stack::MEGATRON;
+    cfg.layout.parallel.sp = true;
+    let s = Shape::of(&cfg);
+    let layer = compute(&cfg, &s).0;
+    let sp = tensor(&cfg, &s, &links, &layer, slowdown);
+    let group = Group::new(4, 4);
+    let gather = collective::time(
+        Collective::AllGather,
+        Bytes(2.0 * s.tokens * 4096.0),
+        group,
+        &links,
+    )
+    .time;
+    assert!((sp.bwd.exposed - gather * 2.0).0.abs() < 1e-15);
 }
 
 #[test]

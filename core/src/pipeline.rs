@@ -42,7 +42,7 @@ impl Step {
         let per_layer = layer.forward()
             + layer.backward()
             + self.tensor.fwd
-            + self.tensor.bwd
+            + self.unscheduled_tensor().bwd.exposed
             + self.a2a.floor();
         let last = (per_layer * f64::from(last_layers.max(1)) + self.head_fwd * 3.0) * self.m;
         let p = self.cfg.layout.parallel;

@@ -186,6 +186,11 @@ pub struct Stack {
     pub te_attention: bool,
     /// Whether tensor parallelism can run with sequence parallelism.
     pub sequence_parallel: bool,
+    /// Whether the backward of a column-parallel linear issues its input
+    /// gradient's reduction asynchronously and computes the weight
+    /// gradient beside it (Megatron's `LinearWithGradAccumulationAndAsyncCommunication`),
+    /// or blocks on it ([`crate::phases::tensor`]).
+    pub tp_async_backward: bool,
     /// Whether the stack schedules pipelines beyond GPipe and 1F1B: the
     /// interleaved 1F1B and the zero-bubble ZB-H1 (Megatron-LM, with
     /// ZB-H1 from Sea AI Lab's zero-bubble fork of it; torchtitan, through
@@ -229,6 +234,8 @@ pub const PAPER: Stack = Stack {
     flash_attention: true,
     te_attention: false,
     sequence_parallel: false,
+    // Source: the 'Megatron-inspired' tensor parallelism of Appendix B, as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
+    tp_async_backward: true,
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: crate::calibration::FSDP_REDUCE_BYTES,
@@ -255,6 +262,8 @@ pub const MEGATRON: Stack = Stack {
     flash_attention: true,
     te_attention: true,
     sequence_parallel: true,
+    // Source: Megatron-LM tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication: the input gradient's all_reduce (reduce_scatter under sequence parallelism) issued with async_op=True before the weight-gradient GEMM, waited for after it
+    tp_async_backward: true,
     interleaving: true,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: 4.0,
@@ -289,6 +298,7 @@ pub const LLM_FOUNDRY: Stack = Stack {
     rotary_passes: 0.0,
     te_attention: false,
     sequence_parallel: false,
+    tp_async_backward: false,
     interleaving: false,
     ep_dispatch: EpDispatch::Nccl,
     ..MEGATRON
@@ -303,6 +313,8 @@ pub const TORCHTITAN: Stack = Stack {
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
     te_attention: false,
+    // Source: torchtitan's DTensor tensor parallelism waits on each collective where autograd meets it; async TP is an opt-in (enable_async_tensor_parallel) the published rows leave off
+    tp_async_backward: false,
     fsdp_sync: FsdpSync::OncePerStep,
     // Source: NeMo Automodel's MoE table runs "TE+DeepEP"; torchtitan's DeepSeek-V3 on B200 runs DeepEP (PyTorch blog, "DeepEP alone yields 859 token/sec (+32%)")
     ep_dispatch: EpDispatch::Deduplicated,
@@ -320,6 +332,7 @@ pub const DEEPSPEED: Stack = Stack {
     te_attention: false,
     // Source: deepspeedai/DeepSpeed runtime/zero: partitioned_param_coordinator.py (fetch_sub_module gathers a module's own parameters, recurse=False), stage3.py (reduce_scatter_coalesced per bucket), stage_1_and_2.py (use_multi_rank_bucket_allreduce: all_reduce per bucket, since 0.12.4), config.py (overlap_comm defaults to stage == 3); bf16 communication (communication_data_type = model dtype)
     sequence_parallel: false,
+    tp_async_backward: false,
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: 2.0,

@@ -21,11 +21,10 @@ fn check(id: &str) {
 #[test]
 fn ignored_tests_are_exactly_the_findings_that_do_not_hold() {
     let failing: Vec<&str> = all().iter().filter(|f| !f.holds).map(|f| f.id).collect();
-    assert_eq!(failing, ["F1", "F4", "F6", "F8"]);
+    assert_eq!(failing, ["F4", "F6", "F8"]);
 }
 
 #[test]
-#[ignore = "model: per-GPU fall 45.7% from 128 to 2048 GPUs (paper 37.22%, tolerance to 44.7%) and 7.7% exposed at 128 GPUs; docs/findings.md"]
 fn f1_weak_scaling_diminishing_returns_and_flat_power() {
     check("F1");
 }
@@ -41,7 +40,7 @@ fn f3_collective_time_grows_compute_constant() {
 }
 
 #[test]
-#[ignore = "model: MFU 44.9% at 2 nodes (paper ~40%) but 19.3% at 32 nodes (paper <15%); docs/findings.md"]
+#[ignore = "model: MFU 47.0% at 2 nodes (paper ~40%) but 19.5% at 32 nodes (paper <15%); docs/findings.md"]
 fn f4_strong_scaling_mfu_falls() {
     check("F4");
 }
@@ -52,7 +51,7 @@ fn f5_small_model_parallel_beats_fsdp_at_256() {
 }
 
 #[test]
-#[ignore = "model: best-layout MFU A100 59.9% / H100 43.5% (paper 59.67/40.77) but trace exposure gap +3.1 points (paper +12.83); docs/findings.md"]
+#[ignore = "model: best-layout MFU A100 61.4% / H100 45.6% (paper 59.67/40.77) but trace exposure gap +2.0 points (paper +12.83); docs/findings.md"]
 fn f6_a100_vs_h100_best_layout() {
     check("F6");
 }
@@ -63,7 +62,7 @@ fn f7_newer_gpus_more_communication_bound() {
 }
 
 #[test]
-#[ignore = "model: MFU 1B 34.9% below 7B 43.5%, then falls (13B 32.5%, 70B 26.5%); comm grows as stated; docs/findings.md"]
+#[ignore = "model: MFU 1B 36.6% below 7B 45.6%, then falls (13B 35.0%, 70B 26.6%); comm grows as stated; docs/findings.md"]
 fn f8_communication_grows_with_model_size() {
     check("F8");
 }

@@ -102,9 +102,14 @@ impl Recipe {
             dp_exposed: l.fwd_exposed.0,
         };
         let bwd = Direction {
-            compute: (step.layer.backward() + recompute + cp.stretch_bwd + step.a2a.stretch_bwd).0,
+            compute: (step.layer.backward()
+                + recompute
+                + cp.stretch_bwd
+                + step.a2a.stretch_bwd
+                + step.tensor.stretch_bwd)
+                .0,
             host: step.host_bwd.0,
-            tp: (step.tensor.bwd + step.tensor.recompute).0,
+            tp: (step.tensor.bwd.exposed + step.tensor.recompute).0,
             a2a: (step.a2a.bwd + step.a2a.recompute(cfg.layout.recompute)).0,
             cp_total: cp.bwd.total.0,
             cp_exposed: cp.bwd.exposed.0,

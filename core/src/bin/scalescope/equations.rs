@@ -76,8 +76,9 @@ pub const SECTIONS: &[Section] = &[
              `stack` link key and scenario field). paper is the paper's own: a Megatron-inspired \
              framework with xFormers' fused kernels on eager PyTorch 2.3.1, FSDPv2 that keeps \
              parameters through backward but gathers and reduce-scatters every micro-batch (ZeRO-2 \
-             semantics), tensor parallelism by blocking AllReduce with no sequence parallelism \
-             or interleaving, and model-parallel ranks placed inside a node first. megatron is \
+             semantics), tensor parallelism by AllReduce as Megatron's layers run it (blocking \
+             in forward, the backward's beside the weight gradients) with no sequence \
+             parallelism or interleaving, and model-parallel ranks placed inside a node first. megatron is \
              Megatron-LM today (sequence parallelism, interleaving, distributed optimizer); \
              megatron-2021 is the Megatron-LM of 2021 and 2022, before FlashAttention; \
              llm-foundry is MosaicML's FSDP stack; torchtitan is FSDP2 with compiled blocks.",
@@ -131,7 +132,7 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.613 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
+             paper): 0.602 on H100 (also used for H200 and Blackwell), 0.701 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
              0.62 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
@@ -160,7 +161,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.613 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
+            "η_gemm = 0.602 (H100, H200, Blackwell), 0.701 (A100), 0.63 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -272,10 +273,17 @@ pub const SECTIONS: &[Section] = &[
              unsharded gradients). Full shard gathers each layer again in backward, every \
              micro-batch, and HSDP full-shards inside a node and AllReduces gradient shards \
              across nodes, one rank per node.",
-            "TP runs two blocking collectives per layer each way on 2 × T × h bytes of \
-             activations (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, \
-             which also splits the hidden-sized element-wise work, stage sends and saved \
-             activations by tp), repeated in backward by full recomputation. CP passes K/V blocks \
+            "TP runs two collectives per layer each way on 2 × T × h bytes of activations \
+             (AllReduce, or AllGather plus ReduceScatter with sequence parallelism, which also \
+             splits the hidden-sized element-wise work, stage sends and saved activations by \
+             tp), repeated in backward by full recomputation. The forward's block. In the \
+             backward, each column-parallel linear (QKV, the MLP's up projection) reduces its \
+             input gradient; Megatron's layers (the megatron stacks and the paper's \
+             Megatron-inspired one) issue that reduction (the AllReduce, or the ReduceScatter) \
+             before the linear's weight-gradient GEMM and wait for it after, so it shows only \
+             where it outlasts that GEMM, which slows while both run; torchtitan's DTensor and \
+             DeepSpeed block on it, and so does a zero-bubble schedule, whose weight gradients \
+             leave the backward pass. CP passes K/V blocks \
              round a ring of cp ranks beside each attention block, and PP sends activations \
              between stages; in GPipe and 1F1B a stage waits, in the fill and drain, for one \
              micro-batch through every other stage, v interleaved chunks divide that by v, and \
@@ -348,7 +356,7 @@ pub const SECTIONS: &[Section] = &[
             "TP collectives block; CP sends, steady-state pipeline sends and all data-parallel \
              traffic run beside compute, and only what outlasts it is exposed. FSDP prefetches \
              one layer: each layer's gather (and in backward its scatter) runs beside one layer's \
-             busy time, which counts its compute, its blocking TP collectives and its CP \
+             busy time, which counts its compute, the TP collectives that show and its CP \
              exposure; the first gather, the last scatter and the embedding tables' gather and \
              scatter have nothing to hide behind.",
             "DDP and ZeRO-1 gradients go out in L_s buckets behind one micro-batch's backward \
@@ -362,7 +370,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.13 under the paper's stack (fitted on F1 and F10), 0.38 \
+             the GPU's NVLink bus rate: 0.19 under the paper's stack (fitted on F1 and F10), 0.39 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -465,14 +473,14 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.613 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.602 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
              one across domains at the network's. Every stack runs \
              FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
             "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
-             slower ring step and the 0.13 share of NVLink for overlapped traffic, and these two \
+             slower ring step and the 0.19 share of NVLink for overlapped traffic, and these two \
              constants carry the model's main uncertainty (the published runs on the model page \
              show where it bites). Collectives of different kinds never \
              compete for links, and the slowest pipeline stage sets the step (the lighter ones \
@@ -495,106 +503,5 @@ pub const SECTIONS: &[Section] = &[
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::{Section, SECTIONS};
-    use scalescope_core::calibration::TABLE;
-
-    fn strings(s: &Section) -> impl Iterator<Item = &'static str> {
-        [s.id, s.title]
-            .into_iter()
-            .chain(s.paragraphs.iter().copied())
-            .chain(s.equations.iter().copied())
-            .chain(s.constants.iter().copied())
-    }
-
-    #[test]
-    fn sections_come_in_reading_order_with_unique_ids() {
-        let ids: Vec<&str> = SECTIONS.iter().map(|s| s.id).collect();
-        assert_eq!(
-            ids,
-            [
-                "units",
-                "stacks",
-                "compute",
-                "collectives",
-                "parallelism",
-                "experts",
-                "overlap",
-                "memory",
-                "power",
-                "assumptions"
-            ]
-        );
-        for (i, a) in ids.iter().enumerate() {
-            assert!(!ids[i + 1..].contains(a), "duplicate id {a}");
-            assert!(
-                a.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
-                "{a} is not an anchor"
-            );
-        }
-    }
-
-    #[test]
-    fn every_section_has_one_to_three_paragraphs() {
-        for s in SECTIONS {
-            assert!(
-                (1..=3).contains(&s.paragraphs.len()),
-                "{}: {} paragraphs",
-                s.id,
-                s.paragraphs.len()
-            );
-        }
-    }
-
-    #[test]
-    fn no_string_is_empty() {
-        for s in SECTIONS {
-            for t in strings(s) {
-                assert!(!t.trim().is_empty(), "{}: empty string", s.id);
-                assert_eq!(t, t.trim(), "{}: stray whitespace in {t:?}", s.id);
-                assert!(!t.contains('\n'), "{}: {t:?} is not one line", s.id);
-            }
-        }
-    }
-
-    #[test]
-    fn every_constant_is_in_the_calibration_table() {
-        for s in SECTIONS {
-            for name in s.constants {
-                assert!(
-                    TABLE.iter().any(|c| c.name == *name),
-                    "{}: {name} is not in calibration::TABLE",
-                    s.id
-                );
-            }
-            let unique = s
-                .constants
-                .iter()
-                .enumerate()
-                .all(|(i, n)| !s.constants[i + 1..].contains(n));
-            assert!(unique, "{}: a constant is listed twice", s.id);
-        }
-    }
-
-    #[test]
-    fn every_listed_constant_is_quoted_at_its_current_value() {
-        for s in SECTIONS {
-            let text: String = s
-                .paragraphs
-                .iter()
-                .chain(s.equations)
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
-            for name in s.constants {
-                let c = TABLE.iter().find(|c| c.name == *name).unwrap();
-                let value = format!("{}", c.value);
-                assert!(
-                    text.contains(&value),
-                    "{}: {name} = {value} is not quoted; update the text",
-                    s.id
-                );
-            }
-        }
-    }
-}
+#[path = "equations_tests.rs"]
+mod tests;
