@@ -38,7 +38,7 @@ const CASES: ControlCase[] = [
   // the other node counts move.
   { name: 'scaling', act: select('scaling-select', 'strong'), charts: ['throughput', 'per-gpu'], readouts: [] },
   { name: 'batch', act: key('batch-slider', 'ArrowRight'), charts: ['throughput', 'breakdown'], readouts: ['step', 'layout'] },
-  { name: 'best layout', act: async (page) => page.getByTestId('best-switch').check(), charts: ['throughput', 'grid'], readouts: ['throughput', 'layout'] },
+  { name: 'best layout', act: async (page) => page.getByTestId('best-switch').check(), charts: ['throughput', 'grid'], readouts: ['per-gpu', 'layout'] },
   { name: 'data parallelism', act: select('dp-select', 'fsdp_full'), charts: ['breakdown', 'memory'], readouts: ['memory', 'layout'] },
   { name: 'tensor parallel', act: key('tp-slider', 'ArrowRight'), charts: ['throughput', 'breakdown', 'grid', 'memory'], readouts: ['per-gpu', 'layout'] },
   { name: 'pipeline parallel', act: key('pp-slider', 'ArrowRight'), charts: ['throughput', 'breakdown', 'grid'], readouts: ['per-gpu', 'layout'] },
