@@ -222,7 +222,7 @@ pub const FSDP_REDUCE_BYTES: f64 = 2.0;
 /// on F1 (the per-GPU fall from 128 to 2048 H100s, and exposure under 5%
 /// up to 128) and F10 (the gain of tensor parallelism at 2048), bounded
 /// by F5 and F12 (tensor and pipeline parallelism beating FSDP alone at
-/// 256 GPUs), which fail from 0.24 (`docs/calibration.md`).
+/// 256 GPUs), which fail at 0.24 (`docs/calibration.md`).
 pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.19;
 /// The same share for stacks that bucket and overlap their data-parallel
 /// traffic (Megatron-LM, llm-foundry, torchtitan). Fitted on the published
@@ -511,7 +511,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         OVERLAP_BANDWIDTH_SHARE,
         "-",
-        "fitted jointly with RING_STEP_AT_SCALE_FACTOR on F1 and F10; F4 (about 40% MFU at 16 GPUs) and F5 follow"
+        "fitted jointly with RING_STEP_AT_SCALE_FACTOR on F1 and F10, within the shares that keep F5 and F12 (docs/calibration.md)"
     ),
     row!(
         TUNED_OVERLAP_SHARE,

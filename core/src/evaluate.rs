@@ -61,7 +61,8 @@ pub struct Breakdown {
     pub dp_reduce_scatter: Comm,
     /// DDP / HSDP gradient AllReduce.
     pub dp_allreduce: Comm,
-    /// Tensor-parallel collectives (blocking).
+    /// Tensor-parallel collectives (the forward's blocking, the backward's
+    /// partly beside the weight gradients where the stack runs them so).
     pub tp: Comm,
     /// Context-parallel key/value exchange.
     pub cp: Comm,
@@ -364,8 +365,8 @@ pub(crate) struct Step {
 }
 
 impl Step {
-    /// Every cost of one layer and micro-batch: compute, the blocking
-    /// tensor-parallel collectives, the context-parallel exchanges, and
+    /// Every cost of one layer and micro-batch: compute, the
+    /// tensor-parallel collectives (what of them shows), the context-parallel exchanges, and
     /// what the host's dispatch adds where the GPU outruns it.
     pub(crate) fn new(cfg: &Config) -> Self {
         let p = cfg.layout.parallel;

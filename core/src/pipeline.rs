@@ -31,8 +31,8 @@ impl Step {
     /// A lower bound of the step of every layout with this one's degrees
     /// and at most its micro-batch, whatever its data-parallel flavour,
     /// schedule (of at most `chunks` per stage) or recomputation: the last
-    /// stage's compute and blocking tensor-parallel collectives, which
-    /// nothing hides, and under a pipeline the fill and drain through the
+    /// stage's compute and what of its tensor-parallel collectives shows
+    /// under the schedule that hides most of them, and under a pipeline the fill and drain through the
     /// earlier stages of one sequence (the smallest micro-batch). A
     /// layer's time per sequence only falls as the micro-batch grows
     /// (larger GEMMs, fewer collectives), so the floor at the largest

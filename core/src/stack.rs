@@ -220,12 +220,14 @@ pub struct Stack {
 /// The paper's stack (Appendix B): a Megatron-inspired framework with
 /// xFormers' fused kernels on eager PyTorch 2.3.1 (no compiled graphs:
 /// every kernel dispatched from Python), FSDPv2 without resharding after
-/// forward (ZeRO-2 semantics), tensor parallelism by blocking AllReduce, no
-/// sequence parallelism or interleaving stated.
+/// forward (ZeRO-2 semantics), tensor parallelism by AllReduce (blocking in
+/// forward; the backward's beside the weight gradients, as Megatron's
+/// layers run them, which the paper does not state), no sequence
+/// parallelism or interleaving stated.
 pub const PAPER: Stack = Stack {
     id: StackId::Paper,
     name: "Paper (PyTorch 2.3 eager, FSDPv2, xFormers)",
-    // Source: Fernandez et al. Appendix B ('Megatron-inspired framework', 'optimizations provided by FlashAttention-2 and xFormers', PyTorch 2.3.1, FSDPv2 with prefetch, 'equivalent to DeepSpeed ZeRO Stage 2') and section 2.1 (TP partial sums 'via an AllReduce', blocking)
+    // Source: Fernandez et al. Appendix B ('Megatron-inspired framework', 'optimizations provided by FlashAttention-2 and xFormers', PyTorch 2.3.1, FSDPv2 with prefetch, 'equivalent to DeepSpeed ZeRO Stage 2') and section 2.1 (TP partial sums 'via an AllReduce', 'blocking communication' for the activations the next layer needs)
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
@@ -234,7 +236,7 @@ pub const PAPER: Stack = Stack {
     flash_attention: true,
     te_attention: false,
     sequence_parallel: false,
-    // Source: the 'Megatron-inspired' tensor parallelism of Appendix B, as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
+    // Assumed: the 'Megatron-inspired' tensor parallelism of Appendix B runs as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
     tp_async_backward: true,
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,

@@ -15,7 +15,8 @@ pub(super) struct Direction {
     pub compute: f64,
     /// The GPU waiting on the host.
     pub host: f64,
-    /// Blocking tensor-parallel collectives.
+    /// Tensor-parallel collectives that block (in backward, what outlasts
+    /// the weight-gradient GEMMs beside them).
     pub tp: f64,
     /// Blocking expert-parallel All-to-All.
     pub a2a: f64,
@@ -223,8 +224,8 @@ impl Sink<'_> {
 }
 
 /// What follows a group of `g` layers' compute over `span` in direction
-/// `d`: the context-parallel exchange's exposed end, the blocking tensor
-/// collectives, the All-to-All, and the GPU waiting on the host, one
+/// `d`: the context-parallel exchange's exposed end, the tensor
+/// collectives that block, the All-to-All, and the GPU waiting on the host, one
 /// after another. Returns when the last ends.
 fn blocking(
     sink: &mut Sink,

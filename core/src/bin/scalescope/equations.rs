@@ -320,7 +320,11 @@ pub const SECTIONS: &[Section] = &[
             "t_TP,one = t_AR(2 × T × h), or t_AG(2 × T × h) + t_RS(2 × T × h) with sequence \
              parallelism   (one of the two per layer each way)",
             "t_TP = m × L_s × n_TP × t_TP,one;  n_TP = 4 (2 fwd, 2 bwd), 6 with full \
-             recomputation   (all exposed)",
+             recomputation",
+            "TP exposed per layer = 2 × t_TP,one (fwd) + 2 × t_AG (bwd, sequence parallelism) + \
+             Σ exposed(t_red, t_col) over QKV and the up projection, where t_red is the \
+             AllReduce (or the ReduceScatter) and t_col the linear's GEMM (Megatron's layers; \
+             all four block under torchtitan, DeepSpeed and a zero-bubble schedule)",
             "CP: S_kv = 4 × T × max(kv_heads ÷ tp, 1) × h ÷ heads;  t_send over NVLink if tp × cp \
              ≤ GPUs per node",
             "CP per layer: (cp − 1) sends beside t_attn ÷ cp each (fwd);  (cp − 1) double sends \
@@ -353,7 +357,8 @@ pub const SECTIONS: &[Section] = &[
         id: "overlap",
         title: "Overlap: what hides behind what",
         paragraphs: &[
-            "TP collectives block; CP sends, steady-state pipeline sends and all data-parallel \
+            "TP collectives block, except the input-gradient reductions Megatron's layers run \
+             beside the weight gradients; CP sends, steady-state pipeline sends and all data-parallel \
              traffic run beside compute, and only what outlasts it is exposed. FSDP prefetches \
              one layer: each layer's gather (and in backward its scatter) runs beside one layer's \
              busy time, which counts its compute, the TP collectives that show and its CP \
@@ -385,12 +390,12 @@ pub const SECTIONS: &[Section] = &[
             "exposed in a trace (the paper's measure) = Σ exposed communication + bubble: \
              kernels waiting in a receive during the pipeline's fill and drain count too",
             "busy_fwd = t_fwd + 2 × t_TP,one + CP exposure and stretch (fwd)",
-            "busy_bwd = t_bwd + t_re + 2 × t_TP,one (+ 2 × t_TP,one with full recomputation) + CP \
-             exposure and stretch (bwd)",
+            "busy_bwd = t_bwd + t_re + TP exposed and stretch (bwd) (+ 2 × t_TP,one with full \
+             recomputation) + CP exposure and stretch (bwd)",
             "FSDP exposed per pass = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
              busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
             "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
-            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 46.8 GB/s) or the \
+            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 68.4 GB/s) or the \
              what-if's rate, B_net unchanged; inside one node: min(B_nvl, max(B_nvl × 0.3, that \
              rate))",
             "t_step = compute + contention + host waits + bubble + Σ exposed communication",
@@ -488,7 +493,11 @@ pub const SECTIONS: &[Section] = &[
             "Data-parallel gradient traffic hides behind one micro-batch only, full sharding \
              gathers and scatters again for every micro-batch, and the input embedding lookup, data loading, \
              checkpoints and failures cost nothing. Memory is a sum of parts, not an allocator \
-             trace: fragmentation beyond the 2 GiB reserve is not modelled.",
+             trace: fragmentation beyond the 2 GiB reserve is not modelled. Under sequence \
+             parallelism Megatron's layers also gather each column-parallel linear's input \
+             again in backward, beside the input-gradient GEMM; that gather is not charged, \
+             and an MoE layer's up-projection reduction hides behind nothing (the experts' \
+             weight gradients are not counted as cover).",
         ],
         equations: &[],
         constants: &[

@@ -85,7 +85,7 @@ pub const WORDS: [Words; 14] = [
     Words {
         finding: "F8",
         text: "Larger models move more bytes per step: FSDP gathers and reduces every \
-               parameter, and tensor parallelism adds blocking collectives per layer. At their \
+               parameter, and tensor parallelism adds collectives per layer, the forward's blocking. At their \
                best layouts, total and exposed communication grow with model size, and model \
                parallelism keeps the exposed part down.",
         try_this: "Step the model from Llama-2 1B to 70B and watch the exposed share.",
