@@ -287,6 +287,8 @@ pub const MEGATRON_2021: Stack = Stack {
     name: "Megatron-LM 2021-22 (no FlashAttention)",
     // Source: Narayanan et al. SC'21 and Korthikanti et al. MLSys'23: fused softmax and bias-GeLU kernels, attention scores materialised (selective recomputation recomputes them)
     flash_attention: false,
+    // Source: Megatron-LM's asynchronous input-gradient AllReduce came after the SC'21 runs (apex's ColumnParallelLinearWithAsyncAllreduce, late 2021), and Megatron-DeepSpeed (BLOOM, MT-NLG) disables async_tensor_model_parallel_allreduce by default (deepspeedai/Megatron-DeepSpeed issue 447): this stack's runs block
+    tp_async_backward: false,
     ep_dispatch: EpDispatch::Nccl,
     ..MEGATRON
 };

@@ -40,7 +40,7 @@ fn f3_collective_time_grows_compute_constant() {
 }
 
 #[test]
-#[ignore = "model: MFU 47.0% at 2 nodes (paper ~40%) but 19.5% at 32 nodes (paper <15%); docs/findings.md"]
+#[ignore = "model: MFU 47.1% at 2 nodes (paper ~40%) but 19.5% at 32 nodes (paper <15%); docs/findings.md"]
 fn f4_strong_scaling_mfu_falls() {
     check("F4");
 }
@@ -51,7 +51,7 @@ fn f5_small_model_parallel_beats_fsdp_at_256() {
 }
 
 #[test]
-#[ignore = "model: best-layout MFU A100 61.4% / H100 45.6% (paper 59.67/40.77) but trace exposure gap +2.0 points (paper +12.83); docs/findings.md"]
+#[ignore = "model: best-layout MFU A100 62.2% / H100 45.6% (paper 59.67/40.77) but trace exposure gap +2.0 points (paper +12.83); docs/findings.md"]
 fn f6_a100_vs_h100_best_layout() {
     check("F6");
 }

@@ -132,7 +132,7 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.602 on H100 (also used for H200 and Blackwell), 0.701 on A100, and 0.63 on \
+             paper): 0.603 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
              0.62 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
@@ -161,7 +161,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.602 (H100, H200, Blackwell), 0.701 (A100), 0.63 (V100)",
+            "η_gemm = 0.603 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -278,10 +278,11 @@ pub const SECTIONS: &[Section] = &[
              splits the hidden-sized element-wise work, stage sends and saved activations by \
              tp), repeated in backward by full recomputation. The forward's block. In the \
              backward, each column-parallel linear (QKV, the MLP's up projection) reduces its \
-             input gradient; Megatron's layers (the megatron stacks and the paper's \
+             input gradient; Megatron's layers (megatron's and the paper's \
              Megatron-inspired one) issue that reduction (the AllReduce, or the ReduceScatter) \
              before the linear's weight-gradient GEMM and wait for it after, so it shows only \
-             where it outlasts that GEMM, which slows while both run; torchtitan's DTensor and \
+             where it outlasts that GEMM, which slows while both run; megatron-2021's runs (before \
+             that overlap, or Megatron-DeepSpeed, which turns it off), torchtitan's DTensor and \
              DeepSpeed block on it, and so does a zero-bubble schedule, whose weight gradients \
              leave the backward pass. CP passes K/V blocks \
              round a ring of cp ranks beside each attention block, and PP sends activations \
@@ -478,7 +479,7 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.602 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.603 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
