@@ -419,8 +419,7 @@ impl Step {
         let cfg = &self.cfg;
         let recompute = cfg.layout.recompute;
         let (exchange, compute_fwd, compute_bwd, tensor) = self.unscheduled;
-        let p = cfg.layout.parallel;
-        self.tensor = if p.schedule.splits_backward() && p.pp > 1 {
+        self.tensor = if cfg.layout.parallel.splits_backward() {
             tensor.blocking()
         } else {
             tensor

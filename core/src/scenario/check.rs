@@ -195,7 +195,7 @@ impl Config {
                 feature: "interleaved pipeline schedule",
             });
         }
-        if p.schedule.splits_backward() && p.pp > 1 && !stack.interleaving {
+        if p.splits_backward() && !stack.interleaving {
             return Err(Error::StackLacks {
                 stack: stack.id.key(),
                 feature: "zero-bubble pipeline schedule",

@@ -203,6 +203,16 @@ impl Parallel {
         }
         self.schedule.chunks(self.virtual_stages)
     }
+
+    /// Whether each backward runs as two passes, the weight gradients
+    /// apart from the input gradients: a zero-bubble schedule with a
+    /// pipeline to fill. The timeline lays the weight pass out and the
+    /// step model blocks on the tensor-parallel reductions it leaves bare,
+    /// both on this.
+    #[must_use]
+    pub const fn splits_backward(&self) -> bool {
+        self.pp > 1 && self.schedule.splits_backward()
+    }
 }
 
 /// The parallel layout, as written in a scenario file.

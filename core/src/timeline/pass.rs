@@ -126,8 +126,7 @@ impl Recipe {
             bwd,
             // The weight-gradient GEMMs do the forward GEMMs' FLOPs again
             // (dW = X^T dY against Y = X W).
-            weight: if cfg.layout.parallel.schedule.splits_backward() && cfg.layout.parallel.pp > 1
-            {
+            weight: if cfg.layout.parallel.splits_backward() {
                 step.layer.gemm.0
             } else {
                 0.0
