@@ -390,16 +390,19 @@ pub(super) fn simulated<'r>(
 /// a backward, and a schedule whose passes keep their times repeats
 /// itself every round: the pace is read off the first stage's last two
 /// rounds of pairs, without a second run. GPipe has no such pairs, and
-/// ZB-H1's first stage settles later than the rest: a run of two rounds
-/// fewer (`rerun`) gives the pace from the two ends.
+/// the zero-bubble schedules' first stage settles later than the rest
+/// (ZB-V's deferred weight gradients still reach it three rounds in): a
+/// run of two rounds more (`rerun`) gives the pace from the two ends,
+/// past where `run` has settled.
 pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -> Run) -> f64 {
     let (pp, v, m) = run.shape;
     let n = run.period;
-    // ZB-H1's stages differ in how many weight gradients they defer, so
-    // the first stage settles into the slowest stage's pace later than
-    // its last rounds: like GPipe, its pace is read off two runs.
+    // The zero-bubble schedules' stages differ in how many weight
+    // gradients they defer, so the first stage settles into the slowest
+    // stage's pace later than its last rounds: like GPipe, their pace is
+    // read off two runs, the longer one two rounds past this one.
     if schedule == Schedule::Gpipe || schedule.splits_backward() {
-        return (run.end() - rerun(m - 2 * n).end()) / f64::from(2 * n);
+        return (rerun(m + 2 * n).end() - run.end()) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
     let warmup = warmup(pp, v, 0, total, n);
