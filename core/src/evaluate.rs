@@ -384,7 +384,7 @@ impl Step {
         // The backward without its tensor-parallel collectives, which the
         // schedule decides (`schedule`).
         let compute_bwd = layer.backward()
-            + layer.recompute(recompute, cfg.stack.flash_attention)
+            + layer.recompute(recompute, cfg.stack.attention.fused())
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
@@ -501,7 +501,8 @@ impl Step {
             breakdown: Breakdown {
                 forward: (layer.forward() * ls + head_fwd) * m,
                 backward: (layer.backward() * ls + head_bwd) * m,
-                recompute: layer.recompute(cfg.layout.recompute, cfg.stack.flash_attention) * each,
+                recompute: layer.recompute(cfg.layout.recompute, cfg.stack.attention.fused())
+                    * each,
                 optimizer,
                 bubble: zero,
                 contention: (cp.stretch_fwd

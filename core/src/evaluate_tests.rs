@@ -175,3 +175,40 @@ fn the_backward_tensor_collectives_hide_unless_the_weight_gradients_leave_the_pa
     let zb = evaluate(&cfg).unwrap().breakdown.tp;
     assert!((zb.exposed.0 - zb.total.0).abs() < 1e-12 && zb.total == one_f_one_b.total);
 }
+
+/// llm-foundry's MPT tables (8 H100s, MPT 1B): MFU falls from 41.8% at
+/// 2k tokens to 33.5% at 32k, as attention's share of the FLOPs grows
+/// and FlashAttention 1 runs it below the GEMMs' rate; FlashAttention-2
+/// runs it above, so the same sweep would rise.
+#[test]
+fn flash_attention_1_makes_long_contexts_cost_more_than_their_flops() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::LLM_FOUNDRY;
+    cfg.cluster.nodes = 1;
+    cfg.model = crate::model::Model {
+        layers: 24,
+        hidden: 2048,
+        heads: 16,
+        kv_heads: 16,
+        ffn: 8192,
+        vocab: 50_368,
+        mlp: crate::model::Mlp::Gelu,
+        head_dim: None,
+        latent: None,
+        moe: None,
+    };
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.parallel.dp = DataParallel::FsdpFull;
+    let mfu = |cfg: &Config, seq: u32, micro_batch: u32| {
+        let mut c = *cfg;
+        c.seq_len = seq;
+        c.layout.micro_batch = micro_batch;
+        c.global_batch = 8 * micro_batch;
+        evaluate(&c).unwrap().mfu_palm
+    };
+    let (short, long) = (mfu(&cfg, 2048, 14), mfu(&cfg, 32_768, 1));
+    assert!(long < 0.9 * short, "{short} -> {long}");
+    cfg.stack.attention = crate::stack::AttentionKernel::Flash2;
+    let (short, long) = (mfu(&cfg, 2048, 14), mfu(&cfg, 32_768, 1));
+    assert!(long > short, "{short} -> {long}");
+}

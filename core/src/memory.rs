@@ -201,7 +201,7 @@ fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
         }
         Recompute::Full => h / sp,
     };
-    let scores = if cfg.layout.recompute == Recompute::None && !cfg.stack.flash_attention {
+    let scores = if cfg.layout.recompute == Recompute::None && !cfg.stack.attention.fused() {
         // The score matrix kept for backward: Korthikanti et al.'s
         // `5as/h` bytes per hidden element, in two-byte elements.
         2.5 * f64::from(cfg.model.heads) * f64::from(cfg.seq_len) / cp / tp

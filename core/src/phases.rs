@@ -9,6 +9,7 @@ use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
 use crate::scenario::{Config, Precision, Recompute};
+use crate::stack::AttentionKernel;
 use crate::units::{Bandwidth, Bytes, Seconds};
 
 pub(crate) use crate::pipeline::{pipeline, pipeline_send};
@@ -126,10 +127,10 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // Attention kernels see a key and value length of `seq / cp` (one ring
     // step under context parallelism); a causal mask halves the scores.
     let kv_len = s.seq / cp;
-    let kernel = if stack.te_attention {
-        gpu.te_attention_efficiency
-    } else {
-        gpu.attention_efficiency
+    let kernel = match stack.attention {
+        AttentionKernel::TransformerEngine => gpu.te_attention_efficiency,
+        AttentionKernel::Flash1 => gpu.attention_efficiency / cal::FLASH_ATTENTION_2_SPEEDUP,
+        AttentionKernel::Flash2 | AttentionKernel::Materialised => gpu.attention_efficiency,
     };
     let attention_efficiency = kernel * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
     // The layer's four GEMMs, each `tokens x n x k` on this TP rank, at
@@ -187,7 +188,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // Without FlashAttention the score matrix is computed in full (the mask
     // applies afterwards) by two batched GEMMs, and element-wise kernels
     // pass over it.
-    let attention = if stack.flash_attention {
+    let attention = if stack.attention.fused() {
         Seconds(attn_flops / (gpu.peak_bf16.0 * attention_efficiency)) + t0 * cp
     } else {
         let scores = tokens * kv_len * f64::from(model.heads) / tp;

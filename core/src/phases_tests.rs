@@ -228,7 +228,6 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
     let run = |cfg: &Config| data_parallel(cfg, &l, shard_group(cfg), 16.0, busy, 0.2, 1.0);
     let fsdp = run(&cfg);
     cfg.stack = stack::DEEPSPEED;
-    cfg.stack.flash_attention = true;
     let zero3 = run(&cfg);
     // Seven collectives per Llama layer instead of one: more latency.
     assert!(zero3.allgather.total.0 > fsdp.allgather.total.0);
@@ -255,17 +254,28 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
 }
 
 /// Transformer Engine's attention is cuDNN's on Hopper (faster than
-/// FlashAttention-2) and FlashAttention-2 on Ampere (the same).
+/// FlashAttention-2) and FlashAttention-2 on Ampere (the same);
+/// FlashAttention 1 takes twice FlashAttention-2's time on either.
 #[test]
-fn transformer_engine_attention_is_faster_on_hopper_only() {
+fn attention_runs_at_its_kernels_rate() {
     let mut cfg = example();
     let attention = |cfg: &Config| compute(cfg, &Shape::of(cfg)).0.attention.0;
+    let t0 = crate::units::Seconds::us(cal::KERNEL_OVERHEAD_US).0;
+    cfg.stack.attention = AttentionKernel::Flash2;
     let flash = attention(&cfg);
-    cfg.stack.te_attention = true;
+    cfg.stack.attention = AttentionKernel::TransformerEngine;
     let te = attention(&cfg);
     assert!(te < 0.7 * flash, "{te} vs {flash}");
+    cfg.stack.attention = AttentionKernel::Flash1;
+    let flash1 = attention(&cfg);
+    let ratio = (flash1 - t0) / (flash - t0);
+    assert!(
+        (ratio - cal::FLASH_ATTENTION_2_SPEEDUP).abs() < 1e-9,
+        "{ratio}"
+    );
     cfg.cluster.gpu = crate::hardware::A100_80GB;
+    cfg.stack.attention = AttentionKernel::TransformerEngine;
     let te_a100 = attention(&cfg);
-    cfg.stack.te_attention = false;
+    cfg.stack.attention = AttentionKernel::Flash2;
     assert!((attention(&cfg) - te_a100).abs() < 1e-15);
 }

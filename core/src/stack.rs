@@ -153,6 +153,33 @@ pub enum EpDispatch {
     Deduplicated,
 }
 
+/// The attention kernel a stack runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionKernel {
+    /// The score matrix written, soft-maxed, dropped out and read back
+    /// (Megatron's fused scale-mask-softmax); a selective recomputation
+    /// recomputes it.
+    Materialised,
+    /// FlashAttention 1 (flash-attn 1.0.x): fused, at half of
+    /// FlashAttention-2's rate ([`crate::calibration::FLASH_ATTENTION_2_SPEEDUP`]).
+    Flash1,
+    /// FlashAttention-2, or a kernel of its speed (xFormers' and SDPA's
+    /// flash backends).
+    Flash2,
+    /// Transformer Engine, which picks cuDNN's fused attention on Hopper
+    /// and later ([`crate::hardware::Gpu::te_attention_efficiency`]).
+    TransformerEngine,
+}
+
+impl AttentionKernel {
+    /// Whether attention is one fused kernel that keeps no score matrix.
+    #[must_use]
+    pub const fn fused(self) -> bool {
+        !matches!(self, Self::Materialised)
+    }
+}
+
 /// A software stack's mechanisms and constants.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Stack {
@@ -177,13 +204,9 @@ pub struct Stack {
     /// PyTorch's dispatcher, or the wrapper of a compiled graph. When the
     /// GPU's kernels are shorter, the GPU waits for the host.
     pub host_dispatch_us: f64,
-    /// Whether attention is one fused kernel (FlashAttention, xFormers,
-    /// cuDNN): otherwise the score matrix is written, soft-maxed, dropped
-    /// out and read back, and a selective recomputation recomputes it.
-    pub flash_attention: bool,
-    /// Whether attention runs through Transformer Engine, which picks
-    /// cuDNN's fused attention on Hopper ([`crate::hardware::Gpu::te_attention_efficiency`]).
-    pub te_attention: bool,
+    /// The attention kernel: fused (FlashAttention 1 or 2, cuDNN through
+    /// Transformer Engine) or through the materialised score matrix.
+    pub attention: AttentionKernel,
     /// Whether tensor parallelism can run with sequence parallelism.
     pub sequence_parallel: bool,
     /// Whether the backward of a column-parallel linear issues its input
@@ -233,8 +256,7 @@ pub const PAPER: Stack = Stack {
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
-    flash_attention: true,
-    te_attention: false,
+    attention: AttentionKernel::Flash2,
     sequence_parallel: false,
     // Assumed: the 'Megatron-inspired' tensor parallelism of Appendix B runs as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
     tp_async_backward: true,
@@ -261,8 +283,7 @@ pub const MEGATRON: Stack = Stack {
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
-    flash_attention: true,
-    te_attention: true,
+    attention: AttentionKernel::TransformerEngine,
     sequence_parallel: true,
     // Source: Megatron-LM tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication: the input gradient's all_reduce (reduce_scatter under sequence parallelism) issued with async_op=True before the weight-gradient GEMM, waited for after it
     tp_async_backward: true,
@@ -286,21 +307,23 @@ pub const MEGATRON_2021: Stack = Stack {
     id: StackId::Megatron2021,
     name: "Megatron-LM 2021-22 (no FlashAttention)",
     // Source: Narayanan et al. SC'21 and Korthikanti et al. MLSys'23: fused softmax and bias-GeLU kernels, attention scores materialised (selective recomputation recomputes them)
-    flash_attention: false,
+    attention: AttentionKernel::Materialised,
     // Source: Megatron-LM's asynchronous input-gradient AllReduce came after the SC'21 runs (apex's ColumnParallelLinearWithAsyncAllreduce, late 2021), and Megatron-DeepSpeed (BLOOM, MT-NLG) disables async_tensor_model_parallel_allreduce by default (deepspeedai/Megatron-DeepSpeed issue 447): this stack's runs block
     tp_async_backward: false,
     ep_dispatch: EpDispatch::Nccl,
     ..MEGATRON
 };
 
-/// MosaicML llm-foundry: Composer with PyTorch FSDP (v1), FlashAttention,
-/// one LayerNorm kernel, eager; FSDP syncs every micro-batch.
+/// MosaicML llm-foundry as its MPT tables ran it: Composer with PyTorch
+/// FSDP (v1), FlashAttention 1, one LayerNorm kernel, eager; FSDP syncs
+/// every micro-batch.
 pub const LLM_FOUNDRY: Stack = Stack {
     id: StackId::LlmFoundry,
     name: "MosaicML llm-foundry",
     // Source: llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table
     rotary_passes: 0.0,
-    te_attention: false,
+    // Source: the MPT tables were run at llm-foundry v0.0.4 (scripts/train/benchmarking/sweep.sh, GIT_COMMIT) with its `gpu` extra, which installed flash-attn 1.0.x until 2024 (setup.py: 'gpu': flash-attn==1.0.9, 'gpu-flash2' opt-in); its Triton kernel (attn_impl: triton) is of the same generation
+    attention: AttentionKernel::Flash1,
     sequence_parallel: false,
     tp_async_backward: false,
     interleaving: false,
@@ -316,7 +339,7 @@ pub const TORCHTITAN: Stack = Stack {
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
-    te_attention: false,
+    attention: AttentionKernel::Flash2,
     // Source: torchtitan's DTensor tensor parallelism waits on each collective where autograd meets it; async TP is an opt-in (enable_async_tensor_parallel) the published rows leave off
     tp_async_backward: false,
     fsdp_sync: FsdpSync::OncePerStep,
@@ -333,7 +356,7 @@ pub const TORCHTITAN: Stack = Stack {
 pub const DEEPSPEED: Stack = Stack {
     id: StackId::DeepSpeed,
     name: "DeepSpeed ZeRO",
-    te_attention: false,
+    attention: AttentionKernel::Flash2,
     // Source: deepspeedai/DeepSpeed runtime/zero: partitioned_param_coordinator.py (fetch_sub_module gathers a module's own parameters, recurse=False), stage3.py (reduce_scatter_coalesced per bucket), stage_1_and_2.py (use_multi_rank_bucket_allreduce: all_reduce per bucket, since 0.12.4), config.py (overlap_comm defaults to stage == 3); bf16 communication (communication_data_type = model dtype)
     sequence_parallel: false,
     tp_async_backward: false,
@@ -356,7 +379,7 @@ pub const DEEPSPEED_2021: Stack = Stack {
     id: StackId::DeepSpeed2021,
     name: "DeepSpeed ZeRO 2021 (per-parameter, no overlap)",
     // Source: DeepSpeed 0.5.8-0.5.10 partition_parameters.py (_allgather_param: torch.cuda.synchronize() then one all_gather per parameter), stage3.py (per-parameter reduce_scatter); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
-    flash_attention: false,
+    attention: AttentionKernel::Materialised,
     dp_overlap: DpOverlap::Never,
     zero1_allreduce: false,
     ..DEEPSPEED

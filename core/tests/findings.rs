@@ -40,7 +40,7 @@ fn f3_collective_time_grows_compute_constant() {
 }
 
 #[test]
-#[ignore = "model: MFU 47.1% at 2 nodes (paper ~40%) but 19.5% at 32 nodes (paper <15%); docs/findings.md"]
+#[ignore = "model: MFU 48.3% at 2 nodes (paper ~40%, over the check's 48%) and 20.0% at 32 nodes (paper <15%); docs/findings.md"]
 fn f4_strong_scaling_mfu_falls() {
     check("F4");
 }
@@ -51,7 +51,7 @@ fn f5_small_model_parallel_beats_fsdp_at_256() {
 }
 
 #[test]
-#[ignore = "model: best-layout MFU A100 62.2% / H100 45.6% (paper 59.67/40.77) but trace exposure gap +2.0 points (paper +12.83); docs/findings.md"]
+#[ignore = "model: best-layout MFU A100 62.6% / H100 47.1% (paper 59.67/40.77) but trace exposure gap +2.2 points (paper +12.83); docs/findings.md"]
 fn f6_a100_vs_h100_best_layout() {
     check("F6");
 }
@@ -62,7 +62,7 @@ fn f7_newer_gpus_more_communication_bound() {
 }
 
 #[test]
-#[ignore = "model: MFU 1B 36.6% below 7B 45.6%, then falls (13B 35.0%, 70B 26.6%); comm grows as stated; docs/findings.md"]
+#[ignore = "model: MFU 1B 37.5% below 7B 47.1%, then falls (13B 35.9%, 70B 26.7%); comm grows as stated; docs/findings.md"]
 fn f8_communication_grows_with_model_size() {
     check("F8");
 }

@@ -89,7 +89,7 @@ impl Recipe {
         let l = dp.layer;
         let recompute = step
             .layer
-            .recompute(cfg.layout.recompute, cfg.stack.flash_attention);
+            .recompute(cfg.layout.recompute, cfg.stack.attention.fused());
         let cp = &step.context;
         let fwd = Direction {
             compute: (step.layer.forward() + cp.stretch_fwd + step.a2a.stretch_fwd).0,

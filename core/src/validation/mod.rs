@@ -14,7 +14,7 @@ use crate::evaluate::Report;
 use crate::hardware::{Cluster, Gpu};
 use crate::model::Model;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule};
-use crate::stack::{Stack, StackId};
+use crate::stack::{AttentionKernel, Stack, StackId};
 use crate::units::Bandwidth;
 use alloc::format;
 use alloc::string::String;
@@ -134,6 +134,8 @@ pub struct Row {
     pub gpus: u32,
     /// Network line rate per GPU in Gb/s where it differs from the DGX's.
     pub network_gbps: Option<f64>,
+    /// The attention kernel where the run's differs from its stack's.
+    pub attention: Option<AttentionKernel>,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -197,6 +199,10 @@ impl Row {
             cluster.network_per_gpu = Bandwidth::gbit_s(g);
         }
         let (tp, pp, cp) = self.degrees;
+        let mut stack = stack;
+        if let Some(kernel) = self.attention {
+            stack.attention = kernel;
+        }
         Config {
             cluster,
             model: self.model,

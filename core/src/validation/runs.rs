@@ -9,7 +9,7 @@ use super::{Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
 use crate::scenario::{DataParallel, Precision, Recompute};
-use crate::stack::StackId;
+use crate::stack::{AttentionKernel, StackId};
 
 const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
     Model {
@@ -69,6 +69,7 @@ const BASE: Row = Row {
     gpu: A100_80GB,
     gpus: 8,
     network_gbps: None,
+    attention: None,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -384,6 +385,8 @@ const fn fms(
         gpus: 128,
         // The run scripts load AWS's EFA libraries: p4d nodes, 4 x 100 Gb/s per node of 8 A100.
         network_gbps: Some(50.0),
+        // Source: fms-fsdp runs PyTorch's SDPA, whose flash backend is FlashAttention-2 (not the FlashAttention 1 of llm-foundry's MPT tables)
+        attention: Some(AttentionKernel::Flash2),
         model,
         seq_len: 4096,
         batch,
@@ -493,6 +496,7 @@ pub const ROWS: &[Row] = &[
         gpus: 384,
         // Four 100 Gb/s Omni-Path links per node of 8 GPUs.
         network_gbps: Some(50.0),
+        attention: None,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -515,6 +519,7 @@ pub const ROWS: &[Row] = &[
         gpu: H100,
         gpus: 8192,
         network_gbps: None,
+        attention: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -537,6 +542,7 @@ pub const ROWS: &[Row] = &[
         gpu: H100,
         gpus: 16_384,
         network_gbps: None,
+        attention: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,

@@ -132,18 +132,22 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.603 on H100 (also used for H200 and Blackwell), 0.713 on A100, and 0.63 on \
+             paper): 0.638 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
-             0.62 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
+             0.58 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
              published. Attention and the element-wise passes stay in bf16, so an fp4 step \
              is far from half an fp8 step: Llama 3 70B on 64 GB300s comes out 1.5 times \
              its fp8 rate, as the published runs do. A fixed 8 µs per GEMM (launch and tail) \
              completes the time.",
-            "FlashAttention runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
+            "FlashAttention-2 runs at its own efficiency (0.35 on H100, 0.6 on A100, 0.4 for \
              CUTLASS attention on V100); stacks that run attention through Transformer Engine \
              (Megatron-LM today) get cuDNN's fused attention on Hopper, 0.55 on H100 (TE's own \
-             benchmark: 1.59 times FlashAttention-2). Either is scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
+             benchmark: 1.59 times FlashAttention-2). FlashAttention 1, which llm-foundry's \
+             MPT tables ran, takes twice FlashAttention-2's time (the FlashAttention-2 paper: \
+             \"around 2x faster\"): attention then runs below the GEMMs' rate, so their MFU \
+             falls as the context grows (MPT 1B on 8 H100s: 41.8% at 2k tokens, 33.5% at \
+             32k) where FlashAttention-2's would rise. Each is scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
              key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
              GEMMs only. Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
@@ -161,9 +165,9 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.603 (H100, H200, Blackwell), 0.713 (A100), 0.63 (V100)",
+            "η_gemm = 0.638 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
-             0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100)",
+             0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100); halved under FlashAttention 1",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
              scores)",
             "t_fwd = t_gemm + t_attn + t_ew;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
@@ -212,7 +216,7 @@ pub const SECTIONS: &[Section] = &[
              node count instead of the rank count, and, inside an H100 node, NVLS (the switch \
              reduces, so each GPU sends and receives its buffer once, at 0.76 of the bus rate: \
              about 480 GB/s over 8 GPUs); a point-to-point send pays one step. \
-             In the step model every ring step and send is 1.6 times slower than NCCL's tuning \
+             In the step model every ring step and send is 1.5 times slower than NCCL's tuning \
              model (stragglers and jitter at scale) when the ring has more than two ranks; tree \
              hops, point-to-point sends and two-rank groups are not scaled. The explorer's \
              bus-bandwidth chart draws the same scaled collectives the step model uses.",
@@ -226,7 +230,7 @@ pub const SECTIONS: &[Section] = &[
             "B_nvl = quoted NVLink (both directions) × 0.5 × 0.8;  B_net = InfiniBand per node ÷ \
              GPUs per node × 0.9   (H100: 360 and 45 GB/s)",
             "M = ⌈n ÷ r⌉;  B_bus = B_nvl if M = 1, else min(B_nvl, r × B_net)",
-            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.6;  β_net = 14 µs × 1.6 (rings of n > 2; sends and \
+            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.5;  β_net = 14 µs × 1.5 (rings of n > 2; sends and \
              two-rank rings unscaled);  γ_nvl = 4 µs;  γ_net = 14 µs",
             "t_AG = t_RS = α + (n − M) × β_nvl + (M − 1) × β_net + S × (n − 1) ÷ n ÷ B_bus",
             "t_AR,ring = α + 2 × (n − M) × β_nvl + 2 × (M − 1) × β_net + 2 × S × (n − 1) ÷ n ÷ \
@@ -376,7 +380,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.19 under the paper's stack (fitted on F1 and F10), 0.39 \
+             the GPU's NVLink bus rate: 0.17 under the paper's stack (fitted on F1 and F10), 0.397 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -479,14 +483,13 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.603 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.638 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
-             one across domains at the network's. Every stack runs \
-             FlashAttention-2's efficiency, though llm-foundry's Triton kernel was slower.",
-            "There is no congestion, topology or straggler model beyond the fitted 1.6 times \
-             slower ring step and the 0.19 share of NVLink for overlapped traffic, and these two \
+             one across domains at the network's.",
+            "There is no congestion, topology or straggler model beyond the fitted 1.5 times \
+             slower ring step and the 0.17 share of NVLink for overlapped traffic, and these two \
              constants carry the model's main uncertainty (the published runs on the model page \
              show where it bites). Collectives of different kinds never \
              compete for links, and the slowest pipeline stage sets the step (the lighter ones \
