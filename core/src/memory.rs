@@ -66,6 +66,20 @@ pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
     }
 }
 
+/// The two parts of [`per_gpu_split`] a layout search bounds apart: what
+/// the data-parallel flavour keeps (with the runtime's reserve), and the
+/// activations, which depend on the recomputation and not on the flavour.
+/// Their sum is `per_gpu_split(cfg, split).total()`.
+pub(crate) fn split_parts(cfg: &Config, (most, last): (u32, u32)) -> (f64, f64) {
+    let layers_stage = f64::from(most.max(last));
+    let state = model_state(cfg, layers_stage);
+    let kept = state.weights + state.gradients + state.optimizer + state.buffers;
+    (
+        (kept + Bytes::gib(cal::RUNTIME_RESERVE_GIB)).0,
+        activations(cfg, layers_stage, f64::from(last)),
+    )
+}
+
 /// Weights, gradients, optimizer state and communication buffers of a stage
 /// of `layers_stage` layers, as the data-parallel flavour keeps them (the
 /// other parts zero).

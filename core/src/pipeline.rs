@@ -36,8 +36,10 @@ impl Step {
     /// earlier stages of one sequence (the smallest micro-batch). A
     /// layer's time per sequence only falls as the micro-batch grows
     /// (larger GEMMs, fewer collectives), so the floor at the largest
-    /// micro-batch holds for all.
-    pub(crate) fn floor(&self, (first_layers, last_layers): (u32, u32), chunks: u32) -> f64 {
+    /// micro-batch holds for all. With it, the fill and drain of one
+    /// sequence: a micro-batch of `b` sequences fills and drains `b` times
+    /// that, so `floor + fill × (b - 1)` bounds the layouts of `b`.
+    pub(crate) fn floor(&self, (first_layers, last_layers): (u32, u32), chunks: u32) -> (f64, f64) {
         let layer = &self.layer;
         let per_layer = layer.forward()
             + layer.backward()
@@ -49,7 +51,7 @@ impl Step {
         let per_sequence = per_layer / f64::from(self.cfg.layout.micro_batch.max(1));
         let fill = per_sequence * f64::from(first_layers) * f64::from(p.pp.max(1) - 1)
             / f64::from(chunks.max(1));
-        (last + fill).0
+        ((last + fill).0, fill.0)
     }
 
     /// A looser lower bound than [`Step::bound`] that costs no stage: the

@@ -114,6 +114,9 @@ pub(super) struct Group {
     /// Its layout with the largest micro-batch (what the cutoff is asked of).
     probe: Config,
     pub(super) floor: f64,
+    /// What a sequence more per micro-batch adds to the floor (the
+    /// pipeline's fill and drain of one sequence; nothing without one).
+    fill: f64,
 }
 
 /// A pipeline whose simulation waits until the layouts without one have
@@ -209,12 +212,14 @@ impl<'a> Walk<'a> {
             micro_batch: largest,
             recompute: Recompute::None,
         };
+        let (floor, fill) = Step::new(&probe).floor(split, chunks);
         Group {
             degrees: (tp, pp, cp),
             experts: (ep, etp),
             dp,
             split,
-            floor: Step::new(&probe).floor(split, chunks),
+            floor,
+            fill,
             probe,
         }
     }
@@ -227,11 +232,12 @@ impl<'a> Walk<'a> {
     pub(super) fn flavours(&self, g: &Group) -> [f64; 5] {
         let mut floors = [f64::INFINITY; 5];
         let mut step = Step::new(&g.probe);
+        let least = self.least_memory(g);
         for (i, flavour) in self.space.dp.iter().enumerate() {
             let Some(flavour) = flavour else { continue };
             let mut cfg = g.probe;
             cfg.layout.parallel.dp = *flavour;
-            if self.least_memory(g, &cfg) > cfg.cluster.gpu.hbm.0 {
+            if least.of(&cfg) > cfg.cluster.gpu.hbm.0 {
                 floors[i] = OUT_OF_MEMORY;
                 continue;
             }
@@ -248,19 +254,21 @@ impl<'a> Walk<'a> {
         floors
     }
 
-    /// A floor under the memory of every layout of group `g` with the
-    /// flavour of `cfg`: its smallest micro-batch, one micro-batch per
-    /// step (the fewest in flight, and no gradients accumulated unsharded),
-    /// 1F1B (no more in flight than interleaving or GPipe), the least of
-    /// the recomputation modes and of the splits the walk uses.
-    fn least_memory(&self, g: &Group, cfg: &Config) -> f64 {
+    /// A floor under the memory of every layout of group `g`, flavour by
+    /// flavour ([`LeastMemory::of`]): its smallest micro-batch, one
+    /// micro-batch per step (the fewest in flight, and no gradients
+    /// accumulated unsharded), 1F1B (no more in flight than interleaving
+    /// or GPipe), the least of the recomputation modes and of the splits
+    /// the walk uses. The activations do not depend on the flavour, so
+    /// their least is taken once per split.
+    fn least_memory(&self, g: &Group) -> LeastMemory {
         let (_, pp, _) = g.degrees;
         let per_replica = self.base.global_batch / g.dp;
         let smallest = micro_batch_choices(per_replica, pp, self.space)
             .filter(|mb| per_replica % mb == 0)
             .min()
             .unwrap_or(1);
-        let mut c = *cfg;
+        let mut c = g.probe;
         c.layout.micro_batch = smallest;
         c.global_batch = g.dp.saturating_mul(smallest);
         c.layout.parallel.schedule = Schedule::OneFOneB;
@@ -269,14 +277,19 @@ impl<'a> Walk<'a> {
         let even = (layers / pp.max(1), layers / pp.max(1));
         // The even split only where it is another one.
         let other = (layers % pp.max(1) == 0 && even != g.split).then_some(even);
-        let mut least = f64::INFINITY;
-        for &r in self.recomputes {
-            c.layout.recompute = r;
-            for split in core::iter::once(g.split).chain(other) {
-                least = least.min(memory::per_gpu_split(&c, split).total().0);
+        let mut splits = [(g.split, f64::INFINITY), (even, f64::INFINITY)];
+        let used = 1 + usize::from(other.is_some());
+        for (split, least) in &mut splits[..used] {
+            for &r in self.recomputes {
+                c.layout.recompute = r;
+                *least = least.min(memory::split_parts(&c, *split).1);
             }
         }
-        least
+        LeastMemory {
+            config: c,
+            splits,
+            used,
+        }
     }
 
     /// Every micro-batch, schedule and data-parallel flavour of group `g`
@@ -294,7 +307,9 @@ impl<'a> Walk<'a> {
         let per_replica = base.global_batch / dp;
         let first = space.first_flavour();
         for mb in micro_batch_choices(per_replica, pp, space) {
-            if per_replica % mb != 0 {
+            // A pipeline fills and drains a whole micro-batch: past some
+            // size, none of the group's layouts can beat the cutoff.
+            if per_replica % mb != 0 || g.floor + g.fill * f64::from(mb - 1) > cutoff {
                 continue;
             }
             let micro_batches = per_replica / mb;
@@ -469,6 +484,29 @@ impl<'a> Walk<'a> {
         let (_, step) = self.shared.get_or_insert_with(|| (key, Step::new(cfg)));
         step.for_layout(cfg);
         step
+    }
+}
+
+/// The least activations of a group's layouts under each split the walk
+/// uses, for [`Walk::least_memory`]'s floor of each flavour.
+struct LeastMemory {
+    /// The group's layout with the least memory but for its flavour.
+    config: Config,
+    /// Each split, with the least activations of its recomputation modes.
+    splits: [((u32, u32), f64); 2],
+    /// The splits in use (one, or two where the even split is another).
+    used: usize,
+}
+
+impl LeastMemory {
+    /// The least memory of the group's layouts of `cfg`'s flavour.
+    fn of(&self, cfg: &Config) -> f64 {
+        let mut c = self.config;
+        c.layout.parallel.dp = cfg.layout.parallel.dp;
+        self.splits[..self.used]
+            .iter()
+            .map(|&(split, activations)| memory::split_parts(&c, split).0 + activations)
+            .fold(f64::INFINITY, f64::min)
     }
 }
 
