@@ -154,6 +154,40 @@ nothing was fitted on it does worse at every setting (at 0.13 and 1.6 the
 refit `TUNED_OVERLAP_SHARE` falls from 0.38 to 0.27, and DeepSpeed's
 ZeRO-3 of 2021 goes from 43.7% to 64.8%). It stays out.
 
+### Tried and kept out: eager element-wise work under the paper's stack
+
+Where its compute dominates, the paper measures less than the model
+gives: MFU about 40% at 2 nodes (F4; the model 48.3%) and 40.77% for
+H100's best layout at 32 nodes (F6; the model 47.1%), while the
+published Megatron-LM and MosaicML runs fit the model's compute rate.
+The paper's stack is eager PyTorch, and its text names xFormers' kernels
+but not which operations they fuse. `docs/experiments/eager-elementwise.patch`
+runs the norms, rotary embedding and SwiGLU as Llama's reference code
+does in eager PyTorch (RMSNorm 18 bf16-element passes, rotary 10,
+SwiGLU 5; 26 element-wise kernels per layer, counted, not fitted).
+`scripts/calibration-sweep.sh --patch docs/experiments/eager-elementwise.patch`
+gave:
+
+| overlap share | ring factor | findings | F4 at 2 / 32 nodes (paper ~40% / under 15%) | H100 best MFU (paper 40.77%) | F1 fall (paper 37.22%) | F10 TP gain (paper 52.6%) |
+| --- | --- | --- | --- | --- | --- | --- |
+| without the patch: 0.17 | 1.5 | 11 (F4, F6, F8 miss) | 48.3% / 20.0% | 47.1% | 43.9% | 48.4% |
+| 0.19 | 1.6 | 7 | 41.8% / 16.1% | 40.5% | 36.3% | 25.2% |
+| 0.17 | 1.5 | 7 | 41.4% / 16.3% | 40.2% | 34.9% | 24.9% |
+| 0.12 | 1.5 | 7 | 39.6% / 16.1% | 37.4% | 39.3% | 34.2% |
+| 0.10 | 1.8 | 10 (F1, F6, F8, F12 miss) | 37.9% / 14.6% | 36.0% | 44.9% | 46.5% |
+| 0.10 | 1.7 | 10 (F1, F6, F8, F12 miss) | 37.9% / 14.8% | 36.1% | 43.2% | 44.5% |
+| 0.09 | 1.6 | 9 | 36.6% / 14.4% | 35.8% | 41.2% | 45.9% |
+| 0.08 | 1.5 | 8 | 36.2% / 13.9% | 35.4% | 39.2% | 48.2% |
+
+It brings the paper's compute-bound levels within reach and makes F4
+hold for the first time, but without sequence parallelism every TP rank
+repeats the unsplit norms, so tensor parallelism loses to FSDP and to
+context parallelism (F5, F10, F12) unless the overlap share falls to
+0.10, where the exposure at 128 GPUs passes F1's 5% and F12 still
+fails. No setting holds more than today's eleven, and which ops the
+paper's framework fused is not stated, so it stays out; a measurement of
+the paper stack's single-node step would settle it.
+
 F1 and F10 together say that tensor parallelism of 4 at 2048 GPUs runs
 at 0.958 of FSDP's per-GPU rate at 128 (0.628 x 1.526). With every
 tensor-parallel collective blocking, the model put that ratio at 0.75 to
