@@ -213,7 +213,7 @@ closer without a fit on them (the 82 held-out runs' mean error 27.8% to
 F8 asks the 1B model to use the GPU at least as well as the 7B at 32
 nodes. MosaicML's published MPT runs on one node of 8 H100s, where
 communication is small, have the 1B at 41.8% MFU and the 7B at 46.4%
-(`docs/validation.md`; the model gives 41.4% and 45.9%): a smaller
+(`docs/validation.md`; the model gives 42.9% and 47.9%): a smaller
 model's kernels use the GPU less well. A mechanism that lifted the 1B
 above the 7B would contradict them; the paper's 1B shape is not stated,
 and the model's (TinyLlama's 22 layers of 2048) is a choice.
@@ -417,7 +417,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
 
 ## Where it misses
 
-- **MPT 30B at 8k context on 8 A100s (+18.5%).** The one llm-foundry
+- **MPT 30B at 8k context on 8 A100s (+19.9%).** The one llm-foundry
   run still over 10% after its FlashAttention 1 is costed: one sequence
   per micro-batch with full checkpointing, where the 7B at 64k on H100
   lands within 8%. Its micro-batch of one 8k sequence may run the

@@ -230,7 +230,7 @@ pub const FSDP_REDUCE_BYTES: f64 = 2.0;
 /// on F1 (the per-GPU fall from 128 to 2048 H100s, and exposure under 5%
 /// up to 128) and F10 (the gain of tensor parallelism at 2048), bounded
 /// by F5 and F12 (tensor and pipeline parallelism beating FSDP alone at
-/// 256 GPUs), which fail at 0.21 (`docs/calibration.md`).
+/// 256 GPUs): F5 fails at 0.21 and F12 at 0.23 (`docs/calibration.md`).
 pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.17;
 /// The same share for stacks that bucket and overlap their data-parallel
 /// traffic (Megatron-LM, llm-foundry, torchtitan). Fitted on the published

@@ -66,18 +66,24 @@ pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
     }
 }
 
-/// The two parts of [`per_gpu_split`] a layout search bounds apart: what
-/// the data-parallel flavour keeps (with the runtime's reserve), and the
-/// activations, which depend on the recomputation and not on the flavour.
-/// Their sum is `per_gpu_split(cfg, split).total()`.
-pub(crate) fn split_parts(cfg: &Config, (most, last): (u32, u32)) -> (f64, f64) {
-    let layers_stage = f64::from(most.max(last));
-    let state = model_state(cfg, layers_stage);
-    let kept = state.weights + state.gradients + state.optimizer + state.buffers;
-    (
-        (kept + Bytes::gib(cal::RUNTIME_RESERVE_GIB)).0,
-        activations(cfg, layers_stage, f64::from(last)),
-    )
+/// The part of [`per_gpu_split`] the data-parallel flavour sets: weights,
+/// gradients, optimizer state and buffers, with the runtime's reserve.
+/// With [`split_activations`] it sums to `per_gpu_split(cfg, split)`'s
+/// total (up to rounding), which a layout search bounds part by part.
+pub(crate) fn split_state(cfg: &Config, (most, last): (u32, u32)) -> f64 {
+    let state = model_state(cfg, f64::from(most.max(last)));
+    (state.weights
+        + state.gradients
+        + state.optimizer
+        + state.buffers
+        + Bytes::gib(cal::RUNTIME_RESERVE_GIB))
+    .0
+}
+
+/// The activations of [`per_gpu_split`], which depend on the
+/// recomputation and not on the data-parallel flavour.
+pub(crate) fn split_activations(cfg: &Config, (most, last): (u32, u32)) -> f64 {
+    activations(cfg, f64::from(most.max(last)), f64::from(last))
 }
 
 /// Weights, gradients, optimizer state and communication buffers of a stage

@@ -182,8 +182,9 @@ pub fn for_each_layout(
 
 /// [`for_each_layout`], skipping the pipelines whose step cannot be under
 /// `cutoff` seconds (a bound of the pipeline's makespan says so before it
-/// is simulated); `visit` may lower the cutoff as it goes. Skipped layouts
-/// count as evaluated.
+/// is simulated); `visit` may lower the cutoff as it goes. Layouts a bound
+/// rules out one by one count as evaluated; those of a group, flavour or
+/// micro-batch whose floor rules them all out do not.
 pub fn for_each_layout_within(
     base: &Config,
     space: &SearchSpace,

@@ -319,7 +319,7 @@ pub const MEGATRON_2021: Stack = Stack {
 /// every micro-batch.
 pub const LLM_FOUNDRY: Stack = Stack {
     id: StackId::LlmFoundry,
-    name: "MosaicML llm-foundry",
+    name: "MosaicML llm-foundry (its 2023 tables: FlashAttention 1)",
     // Source: llm-foundry MPT: low-precision LayerNorm (one kernel), ALiBi inside the attention kernel (no rotary), eager GeLU; Composer FSDP mixed_precision DEFAULT (fp32 reduce), as most rows of its benchmark table
     rotary_passes: 0.0,
     // Source: the MPT tables were run at llm-foundry v0.0.4 (scripts/train/benchmarking/sweep.sh, GIT_COMMIT) with its `gpu` extra, which installed flash-attn 1.0.x until 2024 (setup.py: 'gpu': flash-attn==1.0.9, 'gpu-flash2' opt-in); its Triton kernel (attn_impl: triton) is of the same generation

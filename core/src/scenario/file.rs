@@ -316,7 +316,7 @@ pub struct HardwareSpec {
     pub nvlink_gb_per_s: Option<f64>,
     /// Override: bus bandwidth per GPU, GB/s, that data-parallel collectives
     /// across nodes reach while compute runs beside them; defaults to the
-    /// paper's calibration (19% of the NVLink bus rate: 68 GB/s on H100).
+    /// paper's calibration (17% of the NVLink bus rate: 61 GB/s on H100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dp_overlap_gb_per_s: Option<f64>,
 }

@@ -15,7 +15,7 @@ fn with_overlap(v: Option<f64>) -> Result<Config, Error> {
 fn overlap_rate_defaults_to_the_paper_calibration_and_can_be_overridden() {
     let paper = with_overlap(None).unwrap();
     let default = paper.dp_overlap_bandwidth().as_gb_s();
-    // 19% of H100's NVLink bus rate (450 GB/s one way at 80%).
+    // 17% of H100's NVLink bus rate (450 GB/s one way at 80%).
     assert!(
         (default - crate::calibration::OVERLAP_BANDWIDTH_SHARE * 450.0 * 0.8).abs() < 1e-9,
         "{default}"

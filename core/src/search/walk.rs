@@ -282,7 +282,7 @@ impl<'a> Walk<'a> {
         for (split, least) in &mut splits[..used] {
             for &r in self.recomputes {
                 c.layout.recompute = r;
-                *least = least.min(memory::split_parts(&c, *split).1);
+                *least = least.min(memory::split_activations(&c, *split));
             }
         }
         LeastMemory {
@@ -505,7 +505,7 @@ impl LeastMemory {
         c.layout.parallel.dp = cfg.layout.parallel.dp;
         self.splits[..self.used]
             .iter()
-            .map(|&(split, activations)| memory::split_parts(&c, split).0 + activations)
+            .map(|&(split, activations)| memory::split_state(&c, split) + activations)
             .fold(f64::INFINITY, f64::min)
     }
 }

@@ -17,7 +17,8 @@ use alloc::vec::Vec;
 /// chunk of an interleaved schedule, whose warm-up is longer). Beyond, the steady
 /// state is extended at the pace of its last two rounds (a schedule of
 /// passes whose times do not change settles into a periodic state once
-/// every stage has filled).
+/// every stage has filled), or, for GPipe and the zero-bubble schedules,
+/// at the pace between its end and a run two rounds longer ([`steady_period`]).
 const SIMULATED_ROUNDS: u32 = 4;
 /// But at least this many micro-batches, so that a short pipeline's
 /// timeline has passes to draw between the ones it draws one by one.
@@ -300,9 +301,16 @@ fn steady_micro_batches(v: u32, m: u32, period: u32) -> u32 {
 pub fn simulated_passes(schedule: Schedule, pp: u32, v: u32, m: u32) -> u64 {
     let v = if pp > 1 { v.max(1) } else { 1 };
     let m = m.max(1);
-    let m_sim = simulated_micro_batches(v, m, period(schedule, pp, v, m));
+    let n = period(schedule, pp, v, m);
+    let m_sim = simulated_micro_batches(v, m, n);
     let passes = if schedule.splits_backward() { 3 } else { 2 };
-    passes * u64::from(v) * u64::from(m_sim) * u64::from(pp.max(1))
+    // The run two rounds longer that reads the pace ([`steady_period`]).
+    let rerun = if m > m_sim && (schedule == Schedule::Gpipe || schedule.splits_backward()) {
+        m_sim + 2 * n
+    } else {
+        0
+    };
+    passes * u64::from(v) * (u64::from(m_sim) + u64::from(rerun)) * u64::from(pp.max(1))
 }
 
 /// Simulates the pipeline of `step`, whose stages are made by `recipe`:

@@ -190,6 +190,7 @@ pub const SECTIONS: &[Section] = &[
             "GEMM_TAIL_A100",
             "ATTENTION_EFFICIENCY_H100",
             "CUDNN_ATTENTION_EFFICIENCY_H100",
+            "FLASH_ATTENTION_2_SPEEDUP",
             "ATTENTION_EFFICIENCY_A100",
             "ATTENTION_EFFICIENCY_V100",
             "ATTENTION_HALF_LENGTH",
@@ -400,7 +401,7 @@ pub const SECTIONS: &[Section] = &[
             "FSDP exposed per pass = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
              busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
             "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
-            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 68.4 GB/s) or the \
+            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 61.2 GB/s) or the \
              what-if's rate, B_net unchanged; inside one node: min(B_nvl, max(B_nvl × 0.3, that \
              rate))",
             "t_step = compute + contention + host waits + bubble + Σ exposed communication",
