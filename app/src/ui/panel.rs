@@ -22,7 +22,7 @@ fn stack_label(id: StackId) -> &'static str {
         StackId::Paper => "The paper's (eager PyTorch, FSDPv2)",
         StackId::Megatron => "Megatron-LM (fused, SP, interleaving)",
         StackId::Megatron2021 => "Megatron-LM 2021 (no FlashAttention)",
-        StackId::LlmFoundry => "MosaicML llm-foundry (FSDP, FlashAttention 1)",
+        StackId::LlmFoundry => "llm-foundry (FSDP, FlashAttention 1)",
         StackId::Torchtitan => "torchtitan (FSDP2, compiled)",
         StackId::DeepSpeed => "DeepSpeed ZeRO",
         StackId::DeepSpeed2021 => "DeepSpeed ZeRO, 2021",
