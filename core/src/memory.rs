@@ -71,12 +71,11 @@ pub fn per_gpu_split(cfg: &Config, (most, last): (u32, u32)) -> Memory {
 /// With [`split_activations`] it sums to `per_gpu_split(cfg, split)`'s
 /// total (up to rounding), which a layout search bounds part by part.
 pub(crate) fn split_state(cfg: &Config, (most, last): (u32, u32)) -> f64 {
-    let state = model_state(cfg, f64::from(most.max(last)));
-    (state.weights
-        + state.gradients
-        + state.optimizer
-        + state.buffers
-        + Bytes::gib(cal::RUNTIME_RESERVE_GIB))
+    Memory {
+        reserve: Bytes::gib(cal::RUNTIME_RESERVE_GIB),
+        ..model_state(cfg, f64::from(most.max(last)))
+    }
+    .total()
     .0
 }
 

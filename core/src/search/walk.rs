@@ -237,7 +237,7 @@ impl<'a> Walk<'a> {
             let Some(flavour) = flavour else { continue };
             let mut cfg = g.probe;
             cfg.layout.parallel.dp = *flavour;
-            if least.of(&cfg) > cfg.cluster.gpu.hbm.0 {
+            if least.of(*flavour) > cfg.cluster.gpu.hbm.0 {
                 floors[i] = OUT_OF_MEMORY;
                 continue;
             }
@@ -499,10 +499,10 @@ struct LeastMemory {
 }
 
 impl LeastMemory {
-    /// The least memory of the group's layouts of `cfg`'s flavour.
-    fn of(&self, cfg: &Config) -> f64 {
+    /// The least memory of the group's layouts of data-parallel `flavour`.
+    fn of(&self, flavour: DataParallel) -> f64 {
         let mut c = self.config;
-        c.layout.parallel.dp = cfg.layout.parallel.dp;
+        c.layout.parallel.dp = flavour;
         self.splits[..self.used]
             .iter()
             .map(|&(split, activations)| memory::split_state(&c, split) + activations)

@@ -305,7 +305,7 @@ pub fn simulated_passes(schedule: Schedule, pp: u32, v: u32, m: u32) -> u64 {
     let m_sim = simulated_micro_batches(v, m, n);
     let passes = if schedule.splits_backward() { 3 } else { 2 };
     // The run two rounds longer that reads the pace ([`steady_period`]).
-    let rerun = if m > m_sim && (schedule == Schedule::Gpipe || schedule.splits_backward()) {
+    let rerun = if m > m_sim && paced_by_rerun(schedule) {
         m_sim + 2 * n
     } else {
         0
@@ -392,6 +392,13 @@ pub(super) fn simulated<'r>(
     }
 }
 
+/// Whether [`steady_period`] reads `schedule`'s pace off a second run
+/// (GPipe, and the zero-bubble schedules), which [`simulated_passes`]
+/// counts too.
+fn paced_by_rerun(schedule: Schedule) -> bool {
+    schedule == Schedule::Gpipe || schedule.splits_backward()
+}
+
 /// Time per micro-batch of the steady state of `run` (of at least four
 /// rounds of `pp` micro-batches, two more per extra chunk). Under 1F1B
 /// and interleaving, the first stage's steady state pairs a forward with
@@ -409,7 +416,7 @@ pub(super) fn steady_period(run: &Run, schedule: Schedule, rerun: &dyn Fn(u32) -
     // gradients they defer, so the first stage settles into the slowest
     // stage's pace later than its last rounds: like GPipe, their pace is
     // read off two runs, the longer one two rounds past this one.
-    if schedule == Schedule::Gpipe || schedule.splits_backward() {
+    if paced_by_rerun(schedule) {
         return (rerun(m + 2 * n).end() - run.end()) / f64::from(2 * n);
     }
     let total = (m * v) as usize;
