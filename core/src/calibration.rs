@@ -13,7 +13,7 @@ use serde::Serialize;
 /// reach 0.80 to 0.84 of the bf16 peak; the fit sits below them because a
 /// training step's GEMMs share the GPU with NCCL and run at lower clocks
 /// under power limits.
-pub const GEMM_EFFICIENCY_H100: f64 = 0.638;
+pub const GEMM_EFFICIENCY_H100: f64 = 0.648;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
 /// A100, before its shape ([`GEMM_SHAPE_A100`]). Fitted on the published
 /// runs with the H100 value; the best measured matmuls reach 0.85 to 0.87
@@ -45,7 +45,7 @@ pub const FP8_GEMM_RATIO: f64 = 0.883;
 /// (with the three constants above, `scalescope validate`) on
 /// Megatron-Bridge's NVFP4 runs on GB200 and GB300 NVL72; MLPerf's NVFP4
 /// runs of Llama 3.1 405B are predicted with it, never fitted on.
-pub const FP4_GEMM_SHARE: f64 = 0.58;
+pub const FP4_GEMM_SHARE: f64 = 0.59;
 /// Large-GEMM ceiling of A100 SXM's bf16 matmuls: 264.5 to 271.2 of 312
 /// TFLOP/s measured (MAMF tables); also V100's.
 pub const GEMM_CEILING_A100: f64 = 0.88;
@@ -213,7 +213,7 @@ pub const NCCL_NETWORK_TREE_HOP_US: f64 = 14.0;
 /// tuning model, which is fitted on few nodes: stragglers, congestion and
 /// proxy-thread jitter add up over thousands of synchronised steps. This
 /// factor multiplies every ring step (NVLink and network).
-pub const RING_STEP_AT_SCALE_FACTOR: f64 = 1.5;
+pub const RING_STEP_AT_SCALE_FACTOR: f64 = 1.4;
 /// Streaming multiprocessors an NCCL collective holds while it runs (one
 /// thread block per channel; NCCL opens 16 to 32 channels on DGX nodes with
 /// eight NICs). Compute running beside a collective gets the rest, so it
@@ -231,7 +231,7 @@ pub const FSDP_REDUCE_BYTES: f64 = 2.0;
 /// up to 128) and F10 (the gain of tensor parallelism at 2048), bounded
 /// by F5 and F12 (tensor and pipeline parallelism beating FSDP alone at
 /// 256 GPUs): F5 fails at 0.21 and F12 at 0.23 (`docs/calibration.md`).
-pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.17;
+pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.15;
 /// The same share for stacks that bucket and overlap their data-parallel
 /// traffic (Megatron-LM, llm-foundry, torchtitan). Fitted on the published
 /// runs with the GEMM efficiencies (`scalescope validate` prints the fit

@@ -33,6 +33,11 @@ pub(crate) struct ExpertCompute {
     pub activation: f64,
     /// Elements the permutation and its inverse move in the forward.
     pub moved: f64,
+    /// Elements of the forward's GEMM operands no fused kernel writes in
+    /// a low precision: the routed tokens entering the experts and the
+    /// experts' activations ([`crate::phases::compute`] quantises them
+    /// under fp8 and fp4).
+    pub quantised: f64,
     /// Kernels the forward launches.
     pub kernels: f64,
 }
@@ -92,6 +97,7 @@ pub(crate) fn compute(
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
         moved: permute * share,
+        quantised: (routed * h + activation) * share,
         kernels: (cal::MOE_KERNELS + quantize_kernels(cfg, local)) * share,
     }
 }

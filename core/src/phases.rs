@@ -184,7 +184,9 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         + 3.0 * (cp - 1.0) * tokens * h / tp
         + activation_passes * tokens * f64::from(model.ffn) / tp * dense
         + activation_passes * moe.activation
-        + moe.moved;
+        + moe.moved
+        + quantise_passes(cfg.precision)
+            * (tokens * model.q_dim() / tp + tokens * ffn / tp * dense + moe.quantised);
     // Without FlashAttention the score matrix is computed in full (the mask
     // applies afterwards) by two batched GEMMs, and element-wise kernels
     // pass over it.
@@ -212,6 +214,24 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let head_fwd =
         Seconds(gemm_time(vocab / tp, h)) + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm + t0;
     (layer, head_fwd)
+}
+
+/// Passes (in bf16 elements) by which `precision` quantises a GEMM operand
+/// that no fused kernel writes in it: under fp8 and fp4, Transformer
+/// Engine's `cast_transpose` reads the bf16 tensor and writes a row-wise
+/// copy and a column-wise one (the weight gradient's operand), 2 + 1 + 1
+/// bytes in fp8 and 2 + 0.5 + 0.5 (and block scales) in fp4. The norms
+/// write their outputs quantised (`LayerNormLinear`, `LayerNormMLP`), so
+/// only the attention output and the MLP activation are quantised by a
+/// kernel of their own in forward; the backward quantises each GEMM's
+/// output gradient, about twice as many elements, which the backward's
+/// element-wise factor gives. Counted, not fitted.
+fn quantise_passes(precision: Precision) -> f64 {
+    match precision {
+        Precision::Fp8 => 2.0,
+        Precision::Fp4 => 1.5,
+        Precision::Bf16 | Precision::Fp16 => 0.0,
+    }
 }
 
 /// Tensor-parallel collectives of one layer: the forward's block; the

@@ -279,3 +279,30 @@ fn attention_runs_at_its_kernels_rate() {
     cfg.stack.attention = AttentionKernel::Flash2;
     assert!((attention(&cfg) - te_a100).abs() < 1e-15);
 }
+
+/// Under fp8 the attention output and the MLP activation are quantised
+/// by kernels of their own, each reading bf16 and writing two fp8 copies
+/// (four bytes an element, on HBM); fp4 writes half as much; the GEMMs'
+/// time is the precision's own.
+#[test]
+fn low_precision_quantises_the_operands_no_norm_writes() {
+    let mut cfg = example();
+    cfg.stack = stack::MEGATRON;
+    let layer = |cfg: &Config| compute(cfg, &Shape::of(cfg)).0.elementwise.0;
+    let bf16 = layer(&cfg);
+    cfg.precision = Precision::Fp8;
+    let s = Shape::of(&cfg);
+    let (m, tp) = (&cfg.model, s.tp);
+    let elements = s.tokens * (m.q_dim() + f64::from(m.ffn)) / tp;
+    let fp8 = layer(&cfg) - bf16;
+    let want = (Bytes(4.0 * elements) / s.hbm).0;
+    assert!((fp8 / want - 1.0).abs() < 1e-9, "{fp8} vs {want}");
+    cfg.cluster.gpu = crate::hardware::B200;
+    let fp8_b200 = layer(&cfg);
+    cfg.precision = Precision::Fp4;
+    let fp4 = layer(&cfg);
+    cfg.precision = Precision::Bf16;
+    let bf16_b200 = layer(&cfg);
+    let ratio = (fp4 - bf16_b200) / (fp8_b200 - bf16_b200);
+    assert!((ratio - 0.75).abs() < 1e-9, "{ratio}");
+}

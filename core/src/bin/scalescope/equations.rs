@@ -97,9 +97,10 @@ pub const SECTIONS: &[Section] = &[
         ],
         equations: &[
             "element-wise elements = (2 × n_norm + 6) × T × h ÷ sp + n_rot × T × (h + kv) ÷ tp + \
-             n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp",
+             n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp + n_q × T × (h + f) ÷ tp",
             "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU); llm-foundry n_rot = 0 \
-             (ALiBi inside attention)",
+             (ALiBi inside attention); n_q = 2 in fp8, 1.5 in fp4, 0 in bf16 (the attention \
+             output and the MLP activation quantised, read in bf16 and written twice)",
             "t_ew = 2 B × elements ÷ (HBM bandwidth × 0.8) + (kernels + 2 × (cp − 1)) × 2 µs;  \
              kernels = 6 per layer forward",
             "busy_fwd = max(GPU time, ops_fwd × t_dispatch);  ops_fwd = kernels + 4 + 1 + 2 (TP) \
@@ -132,11 +133,16 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.638 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
+             paper): 0.648 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
-             0.58 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
-             published. Attention and the element-wise passes stay in bf16, so an fp4 step \
+             0.59 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
+             published. A GEMM operand no fused kernel writes in fp8 or fp4 (the attention \
+             output, the MLP activation, the experts' routed tokens, and in backward each \
+             output gradient) is quantised by a kernel of its own, which reads it in bf16 and \
+             writes a row-wise and a column-wise copy (Transformer Engine's cast_transpose): \
+             2% to 4% of a dense fp8 step (GPT-3 175B, Llama 3 8B), 9% of Qwen3 30B-A3B's. Attention \
+             and the other element-wise passes stay in bf16, so an fp4 step \
              is far from half an fp8 step: Llama 3 70B on 64 GB300s comes out 1.5 times \
              its fp8 rate, as the published runs do. A fixed 8 µs per GEMM (launch and tail) \
              completes the time.",
@@ -165,7 +171,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.638 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
+            "η_gemm = 0.648 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100); halved under FlashAttention 1",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -217,7 +223,7 @@ pub const SECTIONS: &[Section] = &[
              node count instead of the rank count, and, inside an H100 node, NVLS (the switch \
              reduces, so each GPU sends and receives its buffer once, at 0.76 of the bus rate: \
              about 480 GB/s over 8 GPUs); a point-to-point send pays one step. \
-             In the step model every ring step and send is 1.5 times slower than NCCL's tuning \
+             In the step model every ring step and send is 1.4 times slower than NCCL's tuning \
              model (stragglers and jitter at scale) when the ring has more than two ranks; tree \
              hops, point-to-point sends and two-rank groups are not scaled. The explorer's \
              bus-bandwidth chart draws the same scaled collectives the step model uses.",
@@ -381,7 +387,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.17 under the paper's stack (fitted on F1 and F10), 0.397 \
+             the GPU's NVLink bus rate: 0.15 under the paper's stack (fitted on F1 and F10), 0.397 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -401,7 +407,7 @@ pub const SECTIONS: &[Section] = &[
             "FSDP exposed per pass = t_AG + t_AG,root + (L_s − 1) × exposed(t_AG, \
              busy_fwd) + t_RS + t_RS,root + (L_s − 1) × exposed(t_RS [+ t_AG], busy_bwd)",
             "bucketed c: exposed = c ÷ L_s + exposed(c × (L_s − 1) ÷ L_s, (L_s − 1) × busy)",
-            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 61.2 GB/s) or the \
+            "data-parallel links across nodes: B_nvl × share (H100 paper stack: 54.0 GB/s) or the \
              what-if's rate, B_net unchanged; inside one node: min(B_nvl, max(B_nvl × 0.3, that \
              rate))",
             "t_step = compute + contention + host waits + bubble + Σ exposed communication",
@@ -484,13 +490,13 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.638 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.648 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
              one across domains at the network's.",
-            "There is no congestion, topology or straggler model beyond the fitted 1.5 times \
-             slower ring step and the 0.17 share of NVLink for overlapped traffic, and these two \
+            "There is no congestion, topology or straggler model beyond the fitted 1.4 times \
+             slower ring step and the 0.15 share of NVLink for overlapped traffic, and these two \
              constants carry the model's main uncertainty (the published runs on the model page \
              show where it bites). Collectives of different kinds never \
              compete for links, and the slowest pipeline stage sets the step (the lighter ones \
