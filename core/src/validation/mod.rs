@@ -14,7 +14,7 @@ use crate::evaluate::Report;
 use crate::hardware::{Cluster, Gpu};
 use crate::model::Model;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule};
-use crate::stack::{AttentionKernel, Stack, StackId};
+use crate::stack::{AttentionKernel, EpDispatch, Stack, StackId};
 use crate::units::Bandwidth;
 use alloc::format;
 use alloc::string::String;
@@ -136,6 +136,9 @@ pub struct Row {
     pub network_gbps: Option<f64>,
     /// The attention kernel where the run's differs from its stack's.
     pub attention: Option<AttentionKernel>,
+    /// The MoE token dispatcher where the run's differs from its stack's
+    /// (a recipe that sets Megatron-Core's `alltoall` dispatcher).
+    pub dispatch: Option<EpDispatch>,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -202,6 +205,9 @@ impl Row {
         let mut stack = stack;
         if let Some(kernel) = self.attention {
             stack.attention = kernel;
+        }
+        if let Some(dispatch) = self.dispatch {
+            stack.ep_dispatch = dispatch;
         }
         Config {
             cluster,

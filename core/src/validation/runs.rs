@@ -9,7 +9,7 @@ use super::{Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
 use crate::scenario::{DataParallel, Precision, Recompute};
-use crate::stack::{AttentionKernel, StackId};
+use crate::stack::{AttentionKernel, EpDispatch, StackId};
 
 const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
     Model {
@@ -70,6 +70,7 @@ const BASE: Row = Row {
     gpus: 8,
     network_gbps: None,
     attention: None,
+    dispatch: None,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -277,6 +278,16 @@ const fn ep_overlap(row: Row) -> Row {
     }
 }
 
+/// A row whose recipe sets Megatron-Core's `alltoall` token dispatcher
+/// (one NCCL All-to-All of every routed copy) where the stack's is
+/// DeepEP's or HybridEP's.
+const fn alltoall(row: Row) -> Row {
+    Row {
+        dispatch: Some(EpDispatch::Nccl),
+        ..row
+    }
+}
+
 /// A row in bf16.
 const fn bf16(row: Row) -> Row {
     Row {
@@ -387,6 +398,7 @@ const fn fms(
         network_gbps: Some(50.0),
         // Source: fms-fsdp runs PyTorch's SDPA, whose flash backend is FlashAttention-2 (not the FlashAttention 1 of llm-foundry's MPT tables)
         attention: Some(AttentionKernel::Flash2),
+        dispatch: None,
         model,
         seq_len: 4096,
         batch,
@@ -497,6 +509,7 @@ pub const ROWS: &[Row] = &[
         // Four 100 Gb/s Omni-Path links per node of 8 GPUs.
         network_gbps: Some(50.0),
         attention: None,
+        dispatch: None,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -520,6 +533,7 @@ pub const ROWS: &[Row] = &[
         gpus: 8192,
         network_gbps: None,
         attention: None,
+        dispatch: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -543,6 +557,7 @@ pub const ROWS: &[Row] = &[
         gpus: 16_384,
         network_gbps: None,
         attention: None,
+        dispatch: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -633,36 +648,37 @@ pub const ROWS: &[Row] = &[
     zero3("ZeRO-3 GPT 530B, 1120 A100", (128, 20480, 105), (1120, 2240, 2), 98.0),
     zero3("ZeRO-3 GPT 530B, 2240 A100", (128, 20480, 105), (2240, 2240, 1), 48.0),
     // Mixture-of-experts, Megatron-Bridge 26.02 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16); balanced, dropless routing
+    // (GPT-OSS on B200 at EP 64 as the table lists it; `alltoall` where the recipe runs Megatron-Core's NCCL dispatcher)
     on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0))),
     on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0))),
     on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0))),
-    on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0)))),
-    on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0)))),
-    on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0)))),
-    ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0))),
+    alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0))))),
+    alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0))))),
+    alltoall(on(B200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0))))),
+    alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0)))),
     on(GB300, ep(8, nvidia("Qwen3 30B-A3B, 8 GB300", 16, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 30_376.0))),
     on(GB200, ep(8, nvidia("Qwen3 30B-A3B, 8 GB200", 16, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_084.0))),
-    on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0))),
+    alltoall(on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0)))),
     ep(8, nvidia("Qwen3 30B-A3B, 16 H100", 16, QWEN3_30B, 16, (4096, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, 5113.0)),
     on(GB300, ep(32, nvidia("Qwen3 235B-A22B, 256 GB300", 16, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, 6583.0))),
     on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0))),
-    on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0))),
-    ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)),
+    alltoall(on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0)))),
+    ep_overlap(alltoall(ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)))),
     // Mixture-of-experts, Megatron-Bridge 26.04 (the same table two releases on: the B200 rows at micro-batch 4 where 26.02 ran 1, the H100 Qwen3 30B row at EP 16 without a pipeline)
     on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0))),
     on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0))),
     on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0))),
-    on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
-    on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0)))),
-    on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0)))),
-    ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0))),
+    alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0))))),
+    alltoall(ep_overlap(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0)))))),
+    alltoall(on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0))))),
+    alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0)))),
     on(GB300, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB300", 19, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 31_470.0))),
     on(GB200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_032.0))),
     on(B200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 B200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_859.0))),
     ep(16, nvidia("Qwen3 30B-A3B 26.04, 16 H100", 19, QWEN3_30B, 16, (4096, 1024, 1), (1, 1, 1), V1, DataParallel::Zero1, 8901.0)),
     on(GB300, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB300", 19, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), &[12], DataParallel::Zero1, 6994.0))),
     on(GB200, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB200", 19, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), &[3], DataParallel::Zero1, 5672.0))),
-    ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0)),
+    alltoall(ep_overlap(ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0)))),
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)),
     ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)),

@@ -5,7 +5,7 @@
 use super::{Gap, Source};
 
 /// What the model is believed to miss on mixture-of-experts runs.
-const MOE_GAP: &str = "MoE layers run below the model's rate where each GPU holds many experts and one sequence per micro-batch: at EP 8 (16 to 32 experts per GPU) and micro-batch 1 the model is 40% to 160% fast (B200, Qwen3 30B on H100, Qwen3 235B at TP4 EP8), at micro-batch 4 within 20%, at EP 32 to 64 between -20% and +31%; GPT-OSS misses on every GPU (+45% to +140%), its own kernels (cuDNN's attention with sinks at head width 64, alternating sliding windows, a clamped SwiGLU with biases); neither the host's sync on token counts at the model's 10 us per op (Qwen3 30B on B200 +156% to +152%) nor the experts' weight-gradient traffic (84 us of the 7.5 ms a layer takes there) accounts for it, and no published MoE-layer profile here measures it; the tables also move between releases at the same layout (GPT-OSS on B200, 8047 in 26.02 and 13045 in 26.04) and the model is one stack, not each release; under PyTorch FSDP2 (Automodel) DeepSeek-V3 across 8 H100 nodes is 20-33% too slow";
+const MOE_GAP: &str = "MoE layers run below the model's rate where each GPU holds many experts and one sequence per micro-batch: at EP 8 (16 to 32 experts per GPU) and micro-batch 1 the model is 35% to 150% fast (B200; Qwen3 30B on H100; Qwen3 235B at TP4 EP8), at micro-batch 4 within 20%, at EP 32 to 64 between -22% and +25%; GPT-OSS misses on every GPU (+28% to +100%), its own kernels (cuDNN's attention with sinks at head width 64, alternating sliding windows, a clamped SwiGLU with biases); neither the host's sync on token counts at the model's 10 us per op nor the experts' weight-gradient traffic (84 us of the 7.5 ms a layer takes there) accounts for it, and no published MoE-layer profile here measures it. Each row runs its recipe's dispatcher (Megatron-Bridge's scripts/performance configs: NCCL alltoall for GPT-OSS in BF16 and for Qwen3 235B on B200 and H100, with the combined 1F1B overlap on H100; DeepEP or HybridEP elsewhere), but not its CUDA graphs (the GB200 and GB300 recipes capture attention, router and preprocessing; the B200 ones of DeepSeek-V3 and Qwen3 235B none), and Qwen3 30B on B200 in 26.02 ran a recipe since fixed (Megatron-Bridge PR 2499: the dispatcher hard-coded to alltoall, micro-batch 4 not set; 9691 tokens/s/GPU then, 26859 at micro-batch 4 in 26.04); under PyTorch FSDP2 (Automodel) DeepSeek-V3 across 8 H100 nodes is 18-31% too slow";
 
 /// Every source of [`super::ROWS`]. The first eight are fitted on; the next
 /// seven were added after the constants were fitted and are held out of
@@ -115,7 +115,7 @@ pub const SOURCES: [Source; 20] = [
     },
     Source {
         key: "megatron-bridge-moe",
-        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md @ 0a25f911 (26.02 container), mixture-of-experts rows: DeepSeek-V3, GPT-OSS 120B, Qwen3 30B-A3B and 235B-A22B on DGX-H100, DGX-B200, GB200 and GB300 NVL72 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16; force-balanced, dropless routing)",
+        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md @ 0a25f911 (26.02 container), mixture-of-experts rows: DeepSeek-V3, GPT-OSS 120B, Qwen3 30B-A3B and 235B-A22B on DGX-H100, DGX-B200, GB200 and GB300 NVL72 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16; force-balanced, dropless routing); each row's token dispatcher and All-to-All overlap as its recipe sets them (scripts/performance/configs/qwen/qwen3_workload_base_configs.py @ f29a269f and qwen3_llm_pretrain.py; GPT-OSS in BF16 sets no flex backend, so Megatron-Core's alltoall)",
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
@@ -142,7 +142,7 @@ pub const SOURCES: [Source; 20] = [
     },
     Source {
         key: "megatron-bridge-moe-26.04",
-        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 26.04 container section (the stored copy's commit is not recorded), mixture-of-experts rows on DGX-H100, DGX-B200, GB200 and GB300 NVL72 (MXFP8 on Blackwell, FP8 on H100, GPT-OSS in BF16; force-balanced, dropless routing); B300 rows left out (no B300 in the model)",
+        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 26.04 container section (the stored copy's commit is not recorded), mixture-of-experts rows on DGX-H100, DGX-B200, GB200 and GB300 NVL72 (MXFP8 on Blackwell, FP8 on H100, GPT-OSS in BF16; force-balanced, dropless routing); B300 rows left out (no B300 in the model); dispatchers and All-to-All overlap as the recipes matching its layouts set them (scripts/performance/configs/qwen/qwen3_workload_base_configs.py @ 01b2977e, gpt_oss/gpt_oss_workload_base_configs.py @ 07eea52)",
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
