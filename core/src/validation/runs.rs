@@ -278,6 +278,16 @@ const fn ep_overlap(row: Row) -> Row {
     }
 }
 
+/// A row whose attention runs through Transformer Engine's
+/// `DotProductAttention` (cuDNN's fused attention on Hopper) where its
+/// stack's runs FlashAttention-2.
+const fn te_attention(row: Row) -> Row {
+    Row {
+        attention: Some(AttentionKernel::TransformerEngine),
+        ..row
+    }
+}
+
 /// A row whose recipe sets Megatron-Core's `alltoall` token dispatcher
 /// (one NCCL All-to-All of every routed copy) where the stack's is
 /// DeepEP's or HybridEP's.
@@ -680,9 +690,10 @@ pub const ROWS: &[Row] = &[
     on(GB200, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB200", 19, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), &[3], DataParallel::Zero1, 5672.0))),
     alltoall(ep_overlap(ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0)))),
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
-    ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)),
-    ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)),
-    ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)),
+    // (attention as each benchmark config sets `backend.attn`: `te` for DeepSeek-V3 and Qwen3, `flex` for GPT-OSS, taken at FlashAttention-2's rate; examples/benchmark/configs/*_te_deepep.yaml). DeepSeek-V3's config keeps FSDP's parameters gathered from forward to backward (`reshard_after_forward: false`), but with the torchtitan profile's gradients accumulated unsharded across micro-batches that needs 83 GiB at 256 GPUs where the run fit in 80 GB, so the rows stay fully sharded
+    te_attention(ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0))),
+    te_attention(ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0))),
+    te_attention(ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0))),
     ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
     // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time
     ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0)))),
