@@ -33,11 +33,13 @@ pub(crate) struct ExpertCompute {
     pub activation: f64,
     /// Elements the permutation and its inverse move in the forward.
     pub moved: f64,
-    /// Elements of the forward's GEMM operands no fused kernel writes in
-    /// a low precision: the routed tokens entering the experts and the
-    /// experts' activations ([`crate::phases::compute`] quantises them
-    /// under fp8 and fp4).
-    pub quantised: f64,
+    /// Elements of GEMM operands no fused kernel writes in a low precision
+    /// ([`crate::phases::compute`] quantises them under fp8 and fp4), in
+    /// forward and backward: the routed tokens entering the experts, the
+    /// experts' activations and, with shared experts, their input (an MoE
+    /// layer's norm stands alone); in backward the experts' and shared
+    /// experts' output gradients.
+    pub quantised: (f64, f64),
     /// Kernels the forward launches.
     pub kernels: f64,
 }
@@ -92,12 +94,16 @@ pub(crate) fn compute(
     // "multi-stream + cuBLAS"), so each pays a GEMM's launch and tail.
     let tails = cal::KERNEL_OVERHEAD_US * 1e-6 * 2.0 * local;
     let activation = routed * ffn / etp + tokens * shared_ffn;
+    let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
     ExpertCompute {
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
         moved: permute * share,
-        quantised: (routed * h + activation) * share,
+        quantised: (
+            (routed * h + activation + shared_input) * share,
+            (routed * h + shared_input) * share,
+        ),
         kernels: (cal::MOE_KERNELS + quantize_kernels(cfg, local)) * share,
     }
 }

@@ -23,6 +23,9 @@ pub(crate) struct LayerCompute {
     pub attention: Seconds,
     /// Forward element-wise (memory-bound) kernels.
     pub elementwise: Seconds,
+    /// The kernels that quantise GEMM operands under fp8 and fp4
+    /// ([`quantise_passes`]): forward, backward.
+    pub quantise: (Seconds, Seconds),
     /// Of the forward GEMMs, the MoE part's (experts, shared experts,
     /// router): the chunk an overlapped All-to-All of the other direction
     /// hides behind.
@@ -37,12 +40,13 @@ pub(crate) struct LayerCompute {
 
 impl LayerCompute {
     pub fn forward(&self) -> Seconds {
-        self.gemm + self.attention + self.elementwise
+        self.gemm + self.attention + self.elementwise + self.quantise.0
     }
     pub fn backward(&self) -> Seconds {
         self.gemm * 2.0
             + self.attention * cal::ATTENTION_BACKWARD_FACTOR
             + self.elementwise * cal::BACKWARD_ELEMENTWISE_FACTOR
+            + self.quantise.1
     }
     /// What a recomputation reruns in backward: everything for full; for
     /// selective, the core attention where its scores are materialised
@@ -50,7 +54,7 @@ impl LayerCompute {
     pub fn recompute(&self, r: Recompute, flash: bool) -> Seconds {
         match r {
             Recompute::None => Seconds(0.0),
-            Recompute::Selective if flash => self.elementwise,
+            Recompute::Selective if flash => self.elementwise + self.quantise.0,
             Recompute::Selective => self.attention,
             Recompute::Full => self.forward(),
         }
@@ -184,9 +188,15 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         + 3.0 * (cp - 1.0) * tokens * h / tp
         + activation_passes * tokens * f64::from(model.ffn) / tp * dense
         + activation_passes * moe.activation
-        + moe.moved
-        + quantise_passes(cfg.precision)
-            * (tokens * model.q_dim() / tp + tokens * ffn / tp * dense + moe.quantised);
+        + moe.moved;
+    // Quantised operands: in forward the attention output and the MLP
+    // activation; in backward the output gradients of QKV, the output
+    // projection and the MLP's down projection (the up projection's is
+    // written quantised by the activation's backward).
+    let q = quantise_passes(cfg.precision);
+    let quantised_fwd = tokens * (model.q_dim() + ffn * dense) / tp + moe.quantised.0;
+    let quantised_bwd = tokens * (qkv / tp + h / s.sp_div * (1.0 + dense)) + moe.quantised.1;
+    let quantise = |elements: f64| Bytes(2.0 * q * elements) / s.hbm;
     // Without FlashAttention the score matrix is computed in full (the mask
     // applies afterwards) by two batched GEMMs, and element-wise kernels
     // pass over it.
@@ -206,6 +216,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         ),
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
+        quantise: (quantise(quantised_fwd), quantise(quantised_bwd)),
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
             + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
                 * (stack.elementwise_kernels + 2.0 * (cp - 1.0) + moe.kernels),
@@ -220,12 +231,10 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
 /// that no fused kernel writes in it: under fp8 and fp4, Transformer
 /// Engine's `cast_transpose` reads the bf16 tensor and writes a row-wise
 /// copy and a column-wise one (the weight gradient's operand), 2 + 1 + 1
-/// bytes in fp8 and 2 + 0.5 + 0.5 (and block scales) in fp4. The norms
-/// write their outputs quantised (`LayerNormLinear`, `LayerNormMLP`), so
-/// only the attention output and the MLP activation are quantised by a
-/// kernel of their own in forward; the backward quantises each GEMM's
-/// output gradient, about twice as many elements, which the backward's
-/// element-wise factor gives. Counted, not fitted.
+/// bytes in fp8 and 2 + 0.5 + 0.5 (and block scales) in fp4. A fused
+/// norm or activation writes its output quantised (`LayerNormLinear`,
+/// `LayerNormMLP`, the activation's backward), which costs nothing more;
+/// [`compute`] counts the rest. Counted, not fitted.
 fn quantise_passes(precision: Precision) -> f64 {
     match precision {
         Precision::Fp8 => 2.0,

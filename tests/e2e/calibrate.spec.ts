@@ -24,7 +24,7 @@ test.describe('calibrating to your own runs', () => {
     await app.repaintAfter(async () => page.getByTestId('calibrate-fit').click());
     const report = page.getByTestId('calibrate-report');
     await expect(report).toContainText('GEMM efficiency');
-    await expect(report).toContainText('0.65');
+    await expect(report).toContainText('0.64');
     await expect(page.getByTestId('calibrated-banner')).toContainText('Calibrated');
     const calibrated = await app.state();
     const changed = ScaleScopePage.changed(before, calibrated);

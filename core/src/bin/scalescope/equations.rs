@@ -97,10 +97,14 @@ pub const SECTIONS: &[Section] = &[
         ],
         equations: &[
             "element-wise elements = (2 × n_norm + 6) × T × h ÷ sp + n_rot × T × (h + kv) ÷ tp + \
-             n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp + n_q × T × (h + f) ÷ tp",
+             n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp",
             "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU); llm-foundry n_rot = 0 \
-             (ALiBi inside attention); n_q = 2 in fp8, 1.5 in fp4, 0 in bf16 (the attention \
-             output and the MLP activation quantised, read in bf16 and written twice)",
+             (ALiBi inside attention)",
+            "t_q,fwd = n_q × 2 B × T × (h + f) ÷ tp ÷ (HBM bandwidth × 0.8);  t_q,bwd = n_q × 2 B × \
+             T × ((h + 2kv) ÷ tp + 2h ÷ sp) ÷ (HBM bandwidth × 0.8);  n_q = 2 in fp8, 1.5 in fp4, \
+             0 in bf16 (operands read in bf16 and written twice: the attention output and the \
+             MLP activation in forward; the output gradients of QKV, the output projection and \
+             the down projection in backward)",
             "t_ew = 2 B × elements ÷ (HBM bandwidth × 0.8) + (kernels + 2 × (cp − 1)) × 2 µs;  \
              kernels = 6 per layer forward",
             "busy_fwd = max(GPU time, ops_fwd × t_dispatch);  ops_fwd = kernels + 4 + 1 + 2 (TP) \
@@ -133,15 +137,15 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.648 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
+             paper): 0.644 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
              0.59 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
              published. A GEMM operand no fused kernel writes in fp8 or fp4 (the attention \
-             output, the MLP activation, the experts' routed tokens, and in backward each \
-             output gradient) is quantised by a kernel of its own, which reads it in bf16 and \
+             output, the MLP activation, the experts' routed tokens, and in backward the \
+             output gradients no fused kernel writes) is quantised by a kernel of its own, which reads it in bf16 and \
              writes a row-wise and a column-wise copy (Transformer Engine's cast_transpose): \
-             2% to 4% of a dense fp8 step (GPT-3 175B, Llama 3 8B), 9% of Qwen3 30B-A3B's. Attention \
+             1% to 3% of a dense fp8 step (GPT-3 175B, Llama 3 8B), 7% of Qwen3 30B-A3B's. Attention \
              and the other element-wise passes stay in bf16, so an fp4 step \
              is far from half an fp8 step: Llama 3 70B on 64 GB300s comes out 1.5 times \
              its fp8 rate, as the published runs do. A fixed 8 µs per GEMM (launch and tail) \
@@ -171,12 +175,13 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.648 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
+            "η_gemm = 0.644 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100); halved under FlashAttention 1",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
              scores)",
-            "t_fwd = t_gemm + t_attn + t_ew;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew",
+            "t_fwd = t_gemm + t_attn + t_ew + t_q,fwd;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew + \
+             t_q,bwd",
             "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full)",
             "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm × σ(T, V ÷ tp, h)) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
              × 0.8) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
@@ -237,7 +242,7 @@ pub const SECTIONS: &[Section] = &[
             "B_nvl = quoted NVLink (both directions) × 0.5 × 0.8;  B_net = InfiniBand per node ÷ \
              GPUs per node × 0.9   (H100: 360 and 45 GB/s)",
             "M = ⌈n ÷ r⌉;  B_bus = B_nvl if M = 1, else min(B_nvl, r × B_net)",
-            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.5;  β_net = 14 µs × 1.5 (rings of n > 2; sends and \
+            "α = 8.4 µs;  β_nvl = 3.4 µs × 1.4;  β_net = 14 µs × 1.4 (rings of n > 2; sends and \
              two-rank rings unscaled);  γ_nvl = 4 µs;  γ_net = 14 µs",
             "t_AG = t_RS = α + (n − M) × β_nvl + (M − 1) × β_net + S × (n − 1) ÷ n ÷ B_bus",
             "t_AR,ring = α + 2 × (n − M) × β_nvl + 2 × (M − 1) × β_net + 2 × S × (n − 1) ÷ n ÷ \
@@ -490,7 +495,7 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.648 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.644 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \

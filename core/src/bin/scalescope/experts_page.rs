@@ -21,6 +21,7 @@ pub const EXPERTS: Section = Section {
         "t_experts = (E ÷ EP) × Σ over (u × f_e ÷ ETP, h), (h, f_e ÷ ETP) of 2 × m_e × n × k ÷ (peak × η_gemm × σ(m_e, n, k)) × (1 + 56 ÷ m_e)",
         "V = (T ÷ tp) × k × load × h × 2 B;  t_a2a = max(V × (d − 1) ÷ EP ÷ B_nvl, V × (EP − d) ÷ EP ÷ B_net) + α + β;  d = EP ranks inside the NVLink domain",
         "per MoE layer: forward 2 × t_a2a (dispatch, combine), backward 2 × t_a2a; permutation 4 passes over T ÷ tp × k × h; 9 kernels plus 2 per local expert (4 under fp8)",
+        "under fp8 and fp4, quantised: forward the routed tokens (m_e × E ÷ EP × h), the experts' activations and the shared experts' input; backward the experts' and shared experts' output gradients, each at n_q passes",
     ],
     constants: &[
         "GROUPED_GEMM_SETUP_TOKENS",
