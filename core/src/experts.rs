@@ -104,7 +104,7 @@ pub(crate) fn compute(
             (routed * h + activation + shared_input) * share,
             (routed * h + shared_input) * share,
         ),
-        kernels: (cal::MOE_KERNELS + quantize_kernels(cfg, local)) * share,
+        kernels: (cal::MOE_KERNELS + quantise_kernels(cfg, local)) * share,
     }
 }
 
@@ -117,15 +117,13 @@ pub(crate) fn kernels(cfg: &Config) -> f64 {
         return 0.0;
     };
     let local = f64::from(e.experts) / f64::from(cfg.layout.parallel.ep.max(1));
-    (cal::MOE_KERNELS + 2.0 * local + quantize_kernels(cfg, local)) * cfg.model.moe_share()
+    (cal::MOE_KERNELS + 2.0 * local + quantise_kernels(cfg, local)) * cfg.model.moe_share()
 }
 
-/// Quantisation kernels of the local experts' GEMM inputs under fp8 or fp4.
-fn quantize_kernels(cfg: &Config, local: f64) -> f64 {
-    if matches!(
-        cfg.precision,
-        crate::scenario::Precision::Fp8 | crate::scenario::Precision::Fp4
-    ) {
+/// Quantisation kernels of the local experts' GEMM inputs where the
+/// precision quantises them ([`crate::phases::quantise_passes`]).
+fn quantise_kernels(cfg: &Config, local: f64) -> f64 {
+    if crate::phases::quantise_passes(cfg.precision) > 0.0 {
         2.0 * local
     } else {
         0.0

@@ -235,7 +235,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
 /// norm or activation writes its output quantised (`LayerNormLinear`,
 /// `LayerNormMLP`, the activation's backward), which costs nothing more;
 /// [`compute`] counts the rest. Counted, not fitted.
-fn quantise_passes(precision: Precision) -> f64 {
+pub(crate) fn quantise_passes(precision: Precision) -> f64 {
     match precision {
         Precision::Fp8 => 2.0,
         Precision::Fp4 => 1.5,
