@@ -236,6 +236,14 @@ const fn automodel(
     }
 }
 
+/// Tokens per second per GPU of a Megatron-MoE model zoo row of Qwen3
+/// 235B-A22B at sequence 4096 that publishes TFLOP/s per GPU: at the
+/// ratio of its H100 row that publishes both (245 TFLOP/s at a 19.7 s step
+/// of 2048 sequences on 256 GPUs).
+const fn zoo_tflops(tflops: f64) -> f64 {
+    tflops * (2048.0 * 4096.0 / 19.7 / 256.0) / 245.0
+}
+
 /// Recomputation as published.
 const fn as_selective(row: Row) -> Row {
     Row {
@@ -700,4 +708,7 @@ pub const ROWS: &[Row] = &[
     ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 17.6 / 256.0))))),
     ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0)))),
     ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0)))),
+    // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
+    on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0)))))),
+    on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0))))),
 ];

@@ -301,7 +301,7 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
          MLPerf's Llama 3.1 405B on GB200 and GB300 (Blackwell's efficiencies are H100's), \
          and four of mixture-of-experts runs: Megatron-Bridge's DeepSeek-V3, GPT-OSS and \
          Qwen3 on H100 and Blackwell (26.02 and 26.04), NeMo Automodel's on H100 (taken as the torchtitan \
-         stack) and the Megatron-MoE model zoo's Qwen3 235B on 256 H100s. No MoE constant \
+         stack) and the Megatron-MoE model zoo's Qwen3 235B on 256 H100s, GB200s and GB300s. No MoE constant \
          was fitted on a training run; the gap they show is named in \
          <code>scalescope validate</code>.</p>",
     );
