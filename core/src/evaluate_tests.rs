@@ -46,6 +46,33 @@ fn a_stack_that_syncs_once_gathers_once_and_holds_unsharded_gradients() {
 }
 
 #[test]
+fn replicated_gradients_accumulate_in_the_dtype_they_are_reduced_in() {
+    // DDP and ZeRO-1 keep every gradient in the buffer the reduction
+    // reads: fp32 under Megatron-LM's default, bf16 where the run reduces
+    // in bf16 (half the bytes, half the traffic); FSDP's sharded gradients
+    // stay fp32.
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::MEGATRON;
+    for dp in [
+        DataParallel::Ddp,
+        DataParallel::Zero1,
+        DataParallel::FsdpFull,
+    ] {
+        cfg.layout.parallel.dp = dp;
+        cfg.stack.reduce_bytes = 4.0;
+        let fp32 = memory::per_gpu(&cfg).gradients.0;
+        cfg.stack.reduce_bytes = 2.0;
+        let bf16 = memory::per_gpu(&cfg).gradients.0;
+        let sharded = dp == DataParallel::FsdpFull;
+        let want = if sharded { fp32 } else { fp32 / 2.0 };
+        assert!(
+            (bf16 - want).abs() <= 1e-9 * fp32,
+            "{dp:?}: {bf16} vs {fp32}"
+        );
+    }
+}
+
+#[test]
 fn full_sharding_gathers_and_scatters_per_micro_batch() {
     let (ag1, rs1, _) = gathers(DataParallel::FsdpFull, 4);
     let (ag2, rs2, _) = gathers(DataParallel::FsdpFull, 2);

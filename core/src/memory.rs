@@ -104,9 +104,24 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let sharded = (dense * layers_stage + root) / dp_ranks + expert * layers_stage / edp;
 
     let node_shard = f64::from((gpn / p.tp).max(1)).min(dp_ranks);
+    // Unsharded gradients accumulate in the buffer the data-parallel
+    // reduction reads: fp32 where the stack reduces in fp32, the
+    // parameters' bf16 where it reduces in bf16 (Megatron-Core's
+    // `grad_reduce_in_fp32`; NeMo's `grad_sync_dtype`).
+    let grad_bytes = cfg.stack.reduce_bytes;
     let (weights, grads, optimizer, buffers) = match p.dp {
-        DataParallel::Ddp => (2.0 * params, 4.0 * params, 12.0 * params, 2.0 * 25e6 * 4.0),
-        DataParallel::Zero1 => (2.0 * params, 4.0 * params, 12.0 * sharded, 2.0 * 25e6 * 4.0),
+        DataParallel::Ddp => (
+            2.0 * params,
+            grad_bytes * params,
+            12.0 * params,
+            2.0 * 25e6 * 4.0,
+        ),
+        DataParallel::Zero1 => (
+            2.0 * params,
+            grad_bytes * params,
+            12.0 * sharded,
+            2.0 * 25e6 * 4.0,
+        ),
         // Parameters stay gathered from forward until backward is done;
         // where the stack syncs once per step, the unsharded gradients of
         // several micro-batches accumulate until the last backward

@@ -139,6 +139,9 @@ pub struct Row {
     /// The MoE token dispatcher where the run's differs from its stack's
     /// (a recipe that sets Megatron-Core's `alltoall` dispatcher).
     pub dispatch: Option<EpDispatch>,
+    /// Bytes per gradient element in the data-parallel reduction where the
+    /// run's differs from its stack's (a recipe that reduces in bf16).
+    pub reduce_bytes: Option<f64>,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -208,6 +211,9 @@ impl Row {
         }
         if let Some(dispatch) = self.dispatch {
             stack.ep_dispatch = dispatch;
+        }
+        if let Some(bytes) = self.reduce_bytes {
+            stack.reduce_bytes = bytes;
         }
         Config {
             cluster,

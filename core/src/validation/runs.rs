@@ -71,6 +71,7 @@ const BASE: Row = Row {
     network_gbps: None,
     attention: None,
     dispatch: None,
+    reduce_bytes: None,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -168,6 +169,15 @@ const fn selective(
 /// NVIDIA's FP8 performance tables (NeMo, Megatron-Bridge): Megatron-Core
 /// with the distributed optimizer, sequence parallelism under TP, tokens
 /// per second per GPU; recomputation is not published and tuned.
+/// Gradients are reduced and accumulated in bf16, as NVIDIA's performance
+/// recipes set them where the stack's default is fp32 (Megatron-Bridge's
+/// `scripts/performance/configs`, e.g. `llama/llama3_llm_pretrain.py` @
+/// 2a0d46e2, `deepseek/deepseek_llm_pretrain.py` @ 01328424,
+/// `qwen/qwen3_llm_pretrain.py` @ 05c0c90f: `grad_reduce_in_fp32 =
+/// False`; NeMo's `scripts/llm/performance/llama3_8b.py` @ 0180488:
+/// "bf16 grad dtype"; NeMo-Framework-Launcher's H100 examples:
+/// `grad_sync_dtype=bf16`; MLPerf v5.0's Llama 3.1 405B `pretrain.py`:
+/// `grad_reduce_in_fp32=False`).
 #[allow(clippy::too_many_arguments)]
 const fn nvidia(
     name: &'static str,
@@ -198,6 +208,7 @@ const fn nvidia(
         metric: Metric::TokensPerGpu,
         published: tokens,
         // Assumed: distributed optimizer (ZeRO-1) unless the table says FSDP; sequence parallelism under TP; recomputation not published: best of none, selective, full
+        reduce_bytes: Some(2.0),
         ..BASE
     }
 }
@@ -306,6 +317,15 @@ const fn alltoall(row: Row) -> Row {
     }
 }
 
+/// A row of [`nvidia`]'s constructor whose gradients are reduced and
+/// accumulated in fp32, its stack's default, not bf16.
+const fn fp32_grads(row: Row) -> Row {
+    Row {
+        reduce_bytes: None,
+        ..row
+    }
+}
+
 /// A row in bf16.
 const fn bf16(row: Row) -> Row {
     Row {
@@ -376,7 +396,7 @@ const fn dgxc(
             virtual_stages,
             DataParallel::Zero1,
             tokens,
-        ) // Assumed: recomputation not published (best of none, selective, full); distributed optimizer; squared-ReLU MLPs (Nemotron) as a two-matrix MLP of their width
+        ) // Assumed: distributed optimizer; squared-ReLU MLPs (Nemotron) as a two-matrix MLP of their width; recomputation and gradient dtype per row, as the recipes set them (the source's citation)
     }
 }
 
@@ -417,6 +437,7 @@ const fn fms(
         // Source: fms-fsdp runs PyTorch's SDPA, whose flash backend is FlashAttention-2 (not the FlashAttention 1 of llm-foundry's MPT tables)
         attention: Some(AttentionKernel::Flash2),
         dispatch: None,
+        reduce_bytes: None,
         model,
         seq_len: 4096,
         batch,
@@ -528,6 +549,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: Some(50.0),
         attention: None,
         dispatch: None,
+        reduce_bytes: None,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -552,6 +574,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: None,
         attention: None,
         dispatch: None,
+        reduce_bytes: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -576,6 +599,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: None,
         attention: None,
         dispatch: None,
+        reduce_bytes: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -632,21 +656,21 @@ pub const ROWS: &[Row] = &[
     on(GB300, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 512 GB300", 14, LLAMA3_405B, 512, (8192, 1152, 1), (2, 8, 2), V1, DataParallel::Zero1, 1403.0))),
     on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 2560 GB200", 14, LLAMA3_405B, 2560, (8192, 960, 1), (4, 8, 2), &[8], DataParallel::Zero1, 969.0))),
     on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 5120 GB200", 14, LLAMA3_405B, 5120, (8192, 1280, 1), (4, 8, 2), &[8], DataParallel::Zero1, 927.0))),
-    dgxc("GPT-3 175B BF16, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 63_099.0 / 128.0),
-    dgxc("GPT-3 175B BF16, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 249_068.0 / 512.0),
-    dgxc("GPT-3 175B BF16, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 988_057.0 / 2048.0),
-    dgxc("Llama 3.1 70B BF16, 64 H100", LLAMA3_70B, 64, (8192, 128, 1), (4, 4, 2), &[5], 71_235.0 / 64.0),
-    dgxc("Llama 3.1 70B BF16, 512 H100", LLAMA3_70B, 512, (8192, 1024, 1), (4, 4, 2), &[5], 563_372.0 / 512.0),
-    dgxc("Llama 3.1 70B BF16, 2048 H100", LLAMA3_70B, 2048, (8192, 4096, 1), (4, 4, 2), &[5], 2_248_957.0 / 2048.0),
+    no_recompute(dgxc("GPT-3 175B BF16, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 63_099.0 / 128.0)),
+    no_recompute(dgxc("GPT-3 175B BF16, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 249_068.0 / 512.0)),
+    no_recompute(dgxc("GPT-3 175B BF16, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 988_057.0 / 2048.0)),
+    no_recompute(dgxc("Llama 3.1 70B BF16, 64 H100", LLAMA3_70B, 64, (8192, 128, 1), (4, 4, 2), &[5], 71_235.0 / 64.0)),
+    no_recompute(dgxc("Llama 3.1 70B BF16, 512 H100", LLAMA3_70B, 512, (8192, 1024, 1), (4, 4, 2), &[5], 563_372.0 / 512.0)),
+    no_recompute(dgxc("Llama 3.1 70B BF16, 2048 H100", LLAMA3_70B, 2048, (8192, 4096, 1), (4, 4, 2), &[5], 2_248_957.0 / 2048.0)),
     // Assumed (405B): the recipe's GPT-2 tokenizer proxy, its vocabulary padded to 51200
-    dgxc("Llama 3.1 405B BF16, 576 H100", LLAMA3_405B_GPT2_VOCAB, 576, (8192, 252, 1), (8, 9, 2), &[7], 120_022.0 / 576.0),
-    dgxc("Llama 3.1 405B BF16, 1152 H100", LLAMA3_405B_GPT2_VOCAB, 1152, (8192, 504, 1), (8, 9, 2), &[7], 235_660.0 / 1152.0),
-    dgxc("Llama 3.1 405B BF16, 2304 H100", LLAMA3_405B_GPT2_VOCAB, 2304, (8192, 1008, 1), (8, 9, 2), &[7], 468_646.0 / 2304.0),
-    dgxc("Nemotron-4 15B BF16, 16 H100", nemotron(32, 6144, 48, 24_576), 16, (4096, 64, 4), (4, 1, 1), V1, 93_223.0 / 16.0),
-    dgxc("Nemotron-4 15B BF16, 256 H100", nemotron(32, 6144, 48, 24_576), 256, (4096, 1024, 4), (4, 1, 1), V1, 1_470_654.0 / 256.0),
-    dgxc("Nemotron-4 15B BF16, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 11_622_595.0 / 2048.0),
-    dgxc("Nemotron-4 340B BF16, 128 H100", nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], 28_432.0 / 128.0),
-    dgxc("Nemotron-4 340B BF16, 2048 H100", nemotron(96, 18_432, 96, 73_728), 2048, (4096, 512, 1), (8, 8, 1), &[12], 433_296.0 / 2048.0),
+    no_recompute(dgxc("Llama 3.1 405B BF16, 576 H100", LLAMA3_405B_GPT2_VOCAB, 576, (8192, 252, 1), (8, 9, 2), &[7], 120_022.0 / 576.0)),
+    no_recompute(dgxc("Llama 3.1 405B BF16, 1152 H100", LLAMA3_405B_GPT2_VOCAB, 1152, (8192, 504, 1), (8, 9, 2), &[7], 235_660.0 / 1152.0)),
+    no_recompute(dgxc("Llama 3.1 405B BF16, 2304 H100", LLAMA3_405B_GPT2_VOCAB, 2304, (8192, 1008, 1), (8, 9, 2), &[7], 468_646.0 / 2304.0)),
+    fp32_grads(no_recompute(dgxc("Nemotron-4 15B BF16, 16 H100", nemotron(32, 6144, 48, 24_576), 16, (4096, 64, 4), (4, 1, 1), V1, 93_223.0 / 16.0))),
+    fp32_grads(no_recompute(dgxc("Nemotron-4 15B BF16, 256 H100", nemotron(32, 6144, 48, 24_576), 256, (4096, 1024, 4), (4, 1, 1), V1, 1_470_654.0 / 256.0))),
+    fp32_grads(no_recompute(dgxc("Nemotron-4 15B BF16, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 11_622_595.0 / 2048.0))),
+    as_selective(dgxc("Nemotron-4 340B BF16, 128 H100", nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], 28_432.0 / 128.0)),
+    as_selective(dgxc("Nemotron-4 340B BF16, 2048 H100", nemotron(96, 18_432, 96, 73_728), 2048, (4096, 512, 1), (8, 8, 1), &[12], 433_296.0 / 2048.0)),
     fms("Llama 2 7B HSDP, 128 A100", llama(32, 4096, 32, 32, 11_008, 32_000), (256, 2), DataParallel::Hsdp, NONE, 3760.0),
     fms("Llama 2 13B HSDP, 128 A100", llama(40, 5120, 40, 40, 13_824, 32_000), (128, 1), DataParallel::Hsdp, NONE, 1700.0),
     fms("Llama 2 34B FSDP, 128 A100", llama(48, 8192, 64, 8, 22_016, 32_000), (1024, 8), DataParallel::FsdpFull, FULL, 772.0),
@@ -703,12 +727,12 @@ pub const ROWS: &[Row] = &[
     te_attention(ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0))),
     te_attention(ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0))),
     ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
-    // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time
-    ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0)))),
-    ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 17.6 / 256.0))))),
-    ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0)))),
-    ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0)))),
+    // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time; gradient dtype not published: Megatron-LM's default under bf16 (fp32)
+    fp32_grads(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0))))),
+    fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 17.6 / 256.0)))))),
+    fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0))))),
+    fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0))))),
     // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
-    on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0)))))),
-    on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0))))),
+    fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
+    fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0)))))),
 ];

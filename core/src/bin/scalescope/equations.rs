@@ -137,10 +137,10 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.644 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
+             paper): 0.639 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
-             0.59 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
+             0.58 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
              published. A GEMM operand no fused kernel writes in fp8 or fp4 (the attention \
              output, the MLP activation, the experts' routed tokens, and in backward the \
              output gradients no fused kernel writes) is quantised by a kernel of its own, which reads it in bf16 and \
@@ -175,7 +175,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.644 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
+            "η_gemm = 0.639 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100); halved under FlashAttention 1",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -392,7 +392,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.15 under the paper's stack (fitted on F1 and F10), 0.397 \
+             the GPU's NVLink bus rate: 0.15 under the paper's stack (fitted on F1 and F10), 0.385 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -432,8 +432,10 @@ pub const SECTIONS: &[Section] = &[
              in flight, plus the fp32 logits that only the last stage holds, so it errs high when \
              pp > 1. Replicated weights are bf16 (2 B per parameter) beside fp32 master weights \
              and two AdamW moments (12 B); fully sharded, the fp32 shard is both parameter and \
-             master (4 B) beside the moments (8 B). Gradients are fp32 (4 B). Each is divided by \
-             the shard count its data-parallel flavour allows.",
+             master (4 B) beside the moments (8 B). Gradients are fp32 (4 B), except that DDP and \
+             ZeRO-1 accumulate them in the buffer their reduction reads, bf16 (2 B, g below) \
+             where the stack or the run reduces in bf16 (NeMo's grad_sync_dtype: bf16). Each is \
+             divided by the shard count its data-parallel flavour allows.",
             "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block: with \
              FlashAttention no score matrix is kept, without it (megatron-2021) the scores take \
              5 × heads × s bytes per token. Hidden-sized tensors are replicated across TP ranks \
@@ -447,8 +449,9 @@ pub const SECTIONS: &[Section] = &[
         ],
         equations: &[
             "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
-            "DDP: weights 2P, gradients 4P, optimizer 12P, buffers 2 × 25 M × 4 B",
-            "ZeRO-1: 2P, 4P, 12P ÷ D, buffers 2 × 25 M × 4 B",
+            "DDP: weights 2P, gradients gP, optimizer 12P, buffers 2 × 25 M × 4 B  (g = 4 B, or 2 \
+             B reduced in bf16)",
+            "ZeRO-1: 2P, gP, 12P ÷ D, buffers 2 × 25 M × 4 B",
             "FSDP (no reshard after forward): 2P, 4P ÷ D (+ 2P unsharded when m > 1 and the stack \
              syncs once per step), 12P ÷ D, buffers 8 × P_layer",
             "FSDP full shard: 4P ÷ D, 4P ÷ D, 8P ÷ D, buffers 12 × P_layer",
@@ -495,7 +498,7 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and attention efficiencies (0.644 and 0.35) with \
+             any run: they carry H100's GEMM and attention efficiencies (0.639 and 0.35) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
