@@ -451,6 +451,50 @@ const fn fms(
     }
 }
 
+/// The export variants of A100 80GB and H100 SXM: the same compute and
+/// HBM, NVLink cut to 400 GB/s per GPU.
+const A800: Gpu = Gpu {
+    id: "a800-sxm4-80gb",
+    name: "A800 SXM4 80GB",
+    nvlink: crate::units::Bandwidth::gb_s(400.0),
+    ..A100_80GB
+};
+const H800: Gpu = Gpu {
+    id: "h800-sxm5-80gb",
+    name: "H800 SXM5 80GB",
+    nvlink: crate::units::Bandwidth::gb_s(400.0),
+    ..H100
+};
+
+/// FlagPerf's Llama-2 7B under DeepSpeed ZeRO-3 (0.11.1, stage 3 over
+/// the 8 GPUs of one node, FlashAttention-2, mixed precision), tokens per
+/// second per GPU.
+const fn flagperf(
+    name: &'static str,
+    gpu: Gpu,
+    (seq_len, batch, micro_batch): (u32, u32, u32),
+    tokens: f64,
+) -> Row {
+    Row {
+        name,
+        source: 20,
+        stack: StackId::DeepSpeed,
+        gpu,
+        gpus: 8,
+        model: llama(32, 4096, 32, 32, 11_008, 32_000),
+        seq_len,
+        batch,
+        micro_batch,
+        dp: DataParallel::FsdpFull,
+        precision: Precision::Fp16,
+        tuned: tuned(MB, V1, ANY),
+        metric: Metric::TokensPerGpu,
+        published: tokens,
+        // Assumed: fp16 for the README's "amp"; recomputation not stated (best of none, selective, full; the memory it reports, 57 to 70 of 80 GiB, leaves room for none)
+        ..BASE
+    }
+}
+
 /// The flash-attention repository's GPT-3 rows on one node of 8 A100
 /// 80GB: its fused kernels on eager PyTorch, data parallel with the
 /// optimizer sharded (ZeRO-1), no recomputation, tokens per second per GPU.
@@ -735,4 +779,9 @@ pub const ROWS: &[Row] = &[
     // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
     fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
     fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0)))))),
+    // FlagPerf (FlagOpen/FlagPerf training/nvidia/llama2_7b-deepspeed/README.md: the A800 table of an earlier version, the H800 row @ 63c68145): one node of 8, DeepSpeed ZeRO-3
+    flagperf("Llama 2 7B ZeRO-3, 8 A800", A800, (4096, 8, 1), 3564.0),
+    flagperf("Llama 2 7B ZeRO-3 seq 2048, 8 A800", A800, (2048, 24, 3), 3917.0),
+    flagperf("Llama 2 7B ZeRO-3 seq 2048 GA 64, 8 A800", A800, (2048, 1536, 3), 4062.0),
+    flagperf("Llama 2 7B ZeRO-3, 8 H800", H800, (4096, 8, 1), 7151.0),
 ];
