@@ -46,11 +46,10 @@ fn a_stack_that_syncs_once_gathers_once_and_holds_unsharded_gradients() {
 }
 
 #[test]
-fn replicated_gradients_accumulate_in_the_dtype_they_are_reduced_in() {
-    // DDP and ZeRO-1 keep every gradient in the buffer the reduction
-    // reads: fp32 under Megatron-LM's default, bf16 where the run reduces
-    // in bf16 (half the bytes, half the traffic); FSDP's sharded gradients
-    // stay fp32.
+fn a_bf16_gradient_buffer_halves_replicated_gradients_and_bf16_reduction_their_traffic() {
+    // DDP and ZeRO-1 keep every gradient in the stack's buffer: fp32 by
+    // default, bf16 where Megatron-Core reduces in bf16. FSDP's sharded
+    // gradients stay fp32. Reducing in bf16 halves the reduction's bytes.
     let mut cfg = Scenario::example().to_config().unwrap();
     cfg.stack = crate::stack::MEGATRON;
     for dp in [
@@ -59,9 +58,9 @@ fn replicated_gradients_accumulate_in_the_dtype_they_are_reduced_in() {
         DataParallel::FsdpFull,
     ] {
         cfg.layout.parallel.dp = dp;
-        cfg.stack.reduce_bytes = 4.0;
+        cfg.stack.grad_buffer_bytes = 4.0;
         let fp32 = memory::per_gpu(&cfg).gradients.0;
-        cfg.stack.reduce_bytes = 2.0;
+        cfg.stack.grad_buffer_bytes = 2.0;
         let bf16 = memory::per_gpu(&cfg).gradients.0;
         let sharded = dp == DataParallel::FsdpFull;
         let want = if sharded { fp32 } else { fp32 / 2.0 };
@@ -70,6 +69,13 @@ fn replicated_gradients_accumulate_in_the_dtype_they_are_reduced_in() {
             "{dp:?}: {bf16} vs {fp32}"
         );
     }
+    cfg.layout.parallel.dp = DataParallel::Ddp;
+    let traffic = |cfg: &Config| evaluate(cfg).unwrap().breakdown.dp_allreduce.total.0;
+    cfg.stack.reduce_bytes = 4.0;
+    let fp32 = traffic(&cfg);
+    cfg.stack.reduce_bytes = 2.0;
+    let bf16 = traffic(&cfg);
+    assert!(bf16 < 0.75 * fp32 && bf16 > 0.0, "{bf16} vs {fp32}");
 }
 
 #[test]

@@ -70,9 +70,10 @@ impl Fitted {
         }
         let mut cfg = row.config(stack);
         let gpu = &mut cfg.cluster.gpu;
-        if gpu.id.starts_with("a100") {
+        // A800 and H800 are A100's and H100's compute (their NVLink cut).
+        if gpu.id.starts_with("a100") || gpu.id.starts_with("a800") {
             gpu.gemm_efficiency = self.gemm_a100;
-        } else if gpu.id.starts_with("h100") {
+        } else if gpu.id.starts_with("h100") || gpu.id.starts_with("h800") {
             gpu.gemm_efficiency = self.gemm_h100;
         }
         gpu.gemm_shape.fp4_share = self.fp4_share;

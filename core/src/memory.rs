@@ -104,11 +104,9 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
     let sharded = (dense * layers_stage + root) / dp_ranks + expert * layers_stage / edp;
 
     let node_shard = f64::from((gpn / p.tp).max(1)).min(dp_ranks);
-    // Unsharded gradients accumulate in the buffer the data-parallel
-    // reduction reads: fp32 where the stack reduces in fp32, the
-    // parameters' bf16 where it reduces in bf16 (Megatron-Core's
-    // `grad_reduce_in_fp32`; NeMo's `grad_sync_dtype`).
-    let grad_bytes = cfg.stack.reduce_bytes;
+    // Unsharded gradients accumulate in the stack's gradient buffer
+    // (fp32, or bf16 where Megatron-Core reduces in bf16).
+    let grad_bytes = cfg.stack.grad_buffer_bytes;
     let (weights, grads, optimizer, buffers) = match p.dp {
         DataParallel::Ddp => (
             2.0 * params,

@@ -223,6 +223,12 @@ pub struct Stack {
     pub fsdp_sync: FsdpSync,
     /// Bytes per gradient element in data-parallel reductions.
     pub reduce_bytes: f64,
+    /// Bytes per element of the unsharded gradient buffer DDP and ZeRO-1
+    /// accumulate into: fp32 in every stack's default (Megatron-LM and
+    /// DeepSpeed's bf16 optimizer accumulate in fp32 whatever they reduce
+    /// in); Megatron-Core keeps it in the dtype it reduces in, so a run
+    /// that reduces in bf16 holds a bf16 buffer.
+    pub grad_buffer_bytes: f64,
     /// Share of the NVLink bus rate per GPU that data-parallel collectives
     /// across nodes reach while compute runs beside them (the default of
     /// `hardware.dp_overlap_gb_per_s`).
@@ -263,6 +269,7 @@ pub const PAPER: Stack = Stack {
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: crate::calibration::FSDP_REDUCE_BYTES,
+    grad_buffer_bytes: 4.0,
     dp_overlap_share: crate::calibration::OVERLAP_BANDWIDTH_SHARE,
     placement: Placement::ModelParallelInNode,
     dp_calls: DpCalls::PerLayer,
@@ -290,6 +297,7 @@ pub const MEGATRON: Stack = Stack {
     interleaving: true,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: 4.0,
+    grad_buffer_bytes: 4.0,
     dp_overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
     placement: Placement::PipelineOutermost,
     dp_calls: DpCalls::PerLayer,
@@ -363,6 +371,7 @@ pub const DEEPSPEED: Stack = Stack {
     interleaving: false,
     fsdp_sync: FsdpSync::PerMicroBatch,
     reduce_bytes: 2.0,
+    grad_buffer_bytes: 4.0,
     placement: Placement::PipelineOutermost,
     dp_calls: DpCalls::PerModule,
     dp_overlap: DpOverlap::ShardedOnly,

@@ -149,3 +149,34 @@ fn each_run_tries_its_recomputation_modes_least_first() {
         );
     }
 }
+
+#[test]
+fn nvidias_recipe_rows_reduce_and_keep_gradients_in_bf16_as_their_recipes_set() {
+    // Megatron-Bridge's and NeMo's performance recipes and the DGX Cloud
+    // configs that say so reduce in bf16 and keep a bf16 gradient buffer;
+    // Nemotron-4 15B's config and the model zoo's scripts keep fp32.
+    let bytes = |name: &str| {
+        let row = validation::ROWS
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no row {name}"));
+        let stack = row.run().config.stack;
+        assert_eq!(stack.reduce_bytes, stack.grad_buffer_bytes, "{name}");
+        stack.reduce_bytes
+    };
+    for name in [
+        "GPT-3 175B, 128 H100",
+        "Nemotron-4 340B BF16, 128 H100",
+        "Llama 3.1 405B, 256 GB200",
+        "DeepSeek-V3, 256 GB200",
+    ] {
+        assert_eq!(bytes(name), 2.0, "{name}");
+    }
+    for name in [
+        "Nemotron-4 15B BF16, 16 H100",
+        "Qwen3 235B-A22B BF16 EP32, 256 H100",
+        "GPT 175B, 64 A100",
+    ] {
+        assert_eq!(bytes(name), 4.0, "{name}");
+    }
+}

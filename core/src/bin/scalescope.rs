@@ -212,12 +212,21 @@ fn validate() {
         "held out, no known gap",
         Errors::of(&all, |c| c.run.held_out && !c.run.gap),
     );
-    for s in SOURCES.iter().filter(|s| s.gap.is_some()) {
-        outln!(
-            "  known gap, {}: {}",
-            s.key,
-            s.gap.map(|g| g.why).unwrap_or_default()
-        );
+    // Each gap once, with every source it covers.
+    let gaps: Vec<&str> = SOURCES
+        .iter()
+        .filter_map(|s| s.gap.map(|g| g.why))
+        .collect();
+    for (i, why) in gaps.iter().enumerate() {
+        if gaps[..i].contains(why) {
+            continue;
+        }
+        let keys: Vec<&str> = SOURCES
+            .iter()
+            .filter(|s| s.gap.is_some_and(|g| g.why == *why))
+            .map(|s| s.key)
+            .collect();
+        outln!("  known gap, {}: {}", keys.join(", "), why);
     }
     scaling_series(&all);
     outln!("\nAbsolute error by source, and predicted with constants fitted without it (held-out sources: by the fit, which never saw them):");

@@ -139,9 +139,11 @@ pub struct Row {
     /// The MoE token dispatcher where the run's differs from its stack's
     /// (a recipe that sets Megatron-Core's `alltoall` dispatcher).
     pub dispatch: Option<EpDispatch>,
-    /// Bytes per gradient element in the data-parallel reduction where the
-    /// run's differs from its stack's (a recipe that reduces in bf16).
-    pub reduce_bytes: Option<f64>,
+    /// Bytes per gradient element, reduced and accumulated, where the
+    /// run's differ from its stack's: a Megatron-Core recipe that reduces
+    /// in bf16 (`grad_reduce_in_fp32 = False`) also keeps its gradient
+    /// buffer in bf16.
+    pub grad_bytes: Option<f64>,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -212,8 +214,9 @@ impl Row {
         if let Some(dispatch) = self.dispatch {
             stack.ep_dispatch = dispatch;
         }
-        if let Some(bytes) = self.reduce_bytes {
+        if let Some(bytes) = self.grad_bytes {
             stack.reduce_bytes = bytes;
+            stack.grad_buffer_bytes = bytes;
         }
         Config {
             cluster,

@@ -71,7 +71,7 @@ const BASE: Row = Row {
     network_gbps: None,
     attention: None,
     dispatch: None,
-    reduce_bytes: None,
+    grad_bytes: None,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -208,7 +208,7 @@ const fn nvidia(
         metric: Metric::TokensPerGpu,
         published: tokens,
         // Assumed: distributed optimizer (ZeRO-1) unless the table says FSDP; sequence parallelism under TP; recomputation not published: best of none, selective, full
-        reduce_bytes: Some(2.0),
+        grad_bytes: Some(2.0),
         ..BASE
     }
 }
@@ -321,7 +321,7 @@ const fn alltoall(row: Row) -> Row {
 /// accumulated in fp32, its stack's default, not bf16.
 const fn fp32_grads(row: Row) -> Row {
     Row {
-        reduce_bytes: None,
+        grad_bytes: None,
         ..row
     }
 }
@@ -437,7 +437,7 @@ const fn fms(
         // Source: fms-fsdp runs PyTorch's SDPA, whose flash backend is FlashAttention-2 (not the FlashAttention 1 of llm-foundry's MPT tables)
         attention: Some(AttentionKernel::Flash2),
         dispatch: None,
-        reduce_bytes: None,
+        grad_bytes: None,
         model,
         seq_len: 4096,
         batch,
@@ -487,10 +487,11 @@ const fn flagperf(
         micro_batch,
         dp: DataParallel::FsdpFull,
         precision: Precision::Fp16,
-        tuned: tuned(MB, V1, ANY),
+        // Source: no recomputation: run_pretraining.py (@ 1193d60d) never enables the Hugging Face model's gradient checkpointing, which ds_config.json's activation_checkpointing block does not switch on
+        tuned: tuned(MB, V1, NONE),
         metric: Metric::TokensPerGpu,
         published: tokens,
-        // Assumed: fp16 for the README's "amp"; recomputation not stated (best of none, selective, full; the memory it reports, 57 to 70 of 80 GiB, leaves room for none)
+        // Assumed: fp16, as ds_config.json (@ 43625f67) enables, for the README's "amp"
         ..BASE
     }
 }
@@ -593,7 +594,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: Some(50.0),
         attention: None,
         dispatch: None,
-        reduce_bytes: None,
+        grad_bytes: None,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -618,7 +619,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: None,
         attention: None,
         dispatch: None,
-        reduce_bytes: None,
+        grad_bytes: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -643,7 +644,7 @@ pub const ROWS: &[Row] = &[
         network_gbps: None,
         attention: None,
         dispatch: None,
-        reduce_bytes: None,
+        grad_bytes: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -778,6 +779,7 @@ pub const ROWS: &[Row] = &[
     fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0))))),
     // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
     fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
+    // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
     fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0)))))),
     // FlagPerf (FlagOpen/FlagPerf training/nvidia/llama2_7b-deepspeed/README.md: the A800 table of an earlier version, the H800 row @ 63c68145): one node of 8, DeepSpeed ZeRO-3
     flagperf("Llama 2 7B ZeRO-3, 8 A800", A800, (4096, 8, 1), 3564.0),
