@@ -123,14 +123,15 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // Parameters stay gathered from forward until backward is done;
         // where the stack syncs once per step, the unsharded gradients of
         // several micro-batches accumulate until the last backward
-        // reduce-scatters them.
+        // reduce-scatters them, in the dtype it reduces in (FSDP2 upcasts
+        // them to its `reduce_dtype`: `FSDPParam.to_accumulated_grad_if_needed`).
         DataParallel::Fsdp => (
             2.0 * params,
             4.0 * sharded
                 + if cfg.micro_batches() > 1
                     && cfg.stack.fsdp_sync == crate::stack::FsdpSync::OncePerStep
                 {
-                    cal::FSDP_REDUCE_BYTES * params
+                    cfg.stack.reduce_bytes * params
                 } else {
                     0.0
                 },

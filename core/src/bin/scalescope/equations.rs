@@ -452,8 +452,9 @@ pub const SECTIONS: &[Section] = &[
             "DDP: weights 2P, gradients gP, optimizer 12P, buffers 2 × 25 M × 4 B  (g = 4 B, or 2 \
              B reduced in bf16)",
             "ZeRO-1: 2P, gP, 12P ÷ D, buffers 2 × 25 M × 4 B",
-            "FSDP (no reshard after forward): 2P, 4P ÷ D (+ 2P unsharded when m > 1 and the stack \
-             syncs once per step), 12P ÷ D, buffers 8 × P_layer",
+            "FSDP (no reshard after forward): 2P, 4P ÷ D (+ rP unsharded when m > 1 and the stack \
+             syncs once per step, r the bytes it reduces in: FSDP2 accumulates them in its \
+             reduce dtype), 12P ÷ D, buffers 8 × P_layer",
             "FSDP full shard: 4P ÷ D, 4P ÷ D, 8P ÷ D, buffers 12 × P_layer",
             "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
             "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
