@@ -248,11 +248,16 @@ const fn automodel(
 }
 
 /// Tokens per second per GPU of a Megatron-MoE model zoo row of Qwen3
-/// 235B-A22B at sequence 4096 that publishes TFLOP/s per GPU: at the
-/// ratio of its H100 row that publishes both (245 TFLOP/s at a 19.7 s step
-/// of 2048 sequences on 256 GPUs).
+/// 235B-A22B on 256 GPUs (2048 sequences of 4096 tokens a step) from its
+/// step time.
+const fn zoo_step(seconds: f64) -> f64 {
+    2048.0 * 4096.0 / seconds / 256.0
+}
+
+/// The same for a row that publishes TFLOP/s per GPU: at the ratio of its
+/// H100 row that publishes both (245 TFLOP/s at a 19.7 s step).
 const fn zoo_tflops(tflops: f64) -> f64 {
-    tflops * (2048.0 * 4096.0 / 19.7 / 256.0) / 245.0
+    tflops * zoo_step(19.7) / 245.0
 }
 
 /// Recomputation as published.
@@ -773,10 +778,10 @@ pub const ROWS: &[Row] = &[
     te_attention(ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0))),
     ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
     // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time; gradient dtype not published: Megatron-LM's default under bf16 (fp32)
-    fp32_grads(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 19.7 / 256.0))))),
-    fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 17.6 / 256.0)))))),
-    fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, 2048.0 * 4096.0 / 29.0 / 256.0))))),
-    fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, 2048.0 * 4096.0 / 17.6 / 256.0))))),
+    fp32_grads(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(19.7)))))),
+    fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(17.6))))))),
+    fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, zoo_step(29.0)))))),
+    fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, zoo_step(17.6)))))),
     // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
     fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
     // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
