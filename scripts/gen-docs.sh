@@ -449,6 +449,19 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
 - **mt-nlg** (`megatron-2021` profile): Megatron-Turing NLG 530B on 2,240,
   2,800 and 3,360 A100 80GB, TP 8, PP 35, batch 1,920; TFLOP/s per GPU as
   published (read from a secondary copy of section 2.4).
+- **zero3-2021** (`deepspeed-2021`): DeepSpeed ZeRO-3 without model
+  parallelism as Narayanan et al. measured it in early 2021, GPT 175B on
+  384 to 1,536 and 530B on 640 to 2,240 A100 80GB at a fixed batch;
+  TFLOP/s per GPU by Megatron's formula. Its per-GPU rate halves at each
+  doubling (the step stays 66.7 s from 768 to 1,536 GPUs while compute
+  halves). That DeepSpeed gathered each weight and reduce-scattered each
+  parameter's gradient on its own, through PyTorch's list collectives of
+  one tensor per rank: the host builds a view for every rank and PyTorch
+  copies each into or out of a flat buffer, so a collective over 1,536
+  ranks spends 1,536 dispatches (15 ms at the model's 10 us) before its
+  traffic. Costed from that code, nothing fitted, the rows land at -11%
+  to +19% and both series' falls within 5 points; they were 11% to 94%
+  fast, a known gap, while each collective was one flat buffer.
 - **flagperf** (`deepspeed`): FlagPerf's Llama-2 7B under DeepSpeed
   0.11.1's ZeRO-3 on one node of 8 A800 or H800 (the export parts: A100
   80GB's and H100's compute, NVLink 400 GB/s), FlashAttention-2, mixed
@@ -464,17 +477,15 @@ models until the FP8 rows' quantisation kernels were costed
 absorb them. Nemotron-4 340B on 128 GPUs was 26% slow until its recipe's
 bf16 gradients and selective recomputation were read (its two
 data-parallel replicas leave the optimizer little to shard, and with an
-fp32 gradient buffer the model needed full recomputation to fit). MT-NLG comes out 23 to 29% fast,
-as DeepSpeed's ZeRO-3 of 2021 does: DeepSpeed's pipeline and data
-parallelism cost more than Megatron's profile says. InternEvo's InternLM
+fp32 gradient buffer the model needed full recomputation to fit). MT-NLG comes out 23 to 29% fast:
+its DeepSpeed pipeline and data parallelism cost more than Megatron's
+profile says, by a mechanism not found here (Megatron-LM's own 530B run
+at the same degrees lands within 4%). InternEvo's InternLM
 7B rows (8 to 1,024 A100 on RoCE) were tried and are not in the table:
 its ZeRO-1 sharded within a node has no data-parallel flavour here, and
 its ZeRO-1 across all 1,024 GPUs came out 91% fast.
 
-Left out, with the reason: DeepSpeed ZeRO-3 as Narayanan et al. measured
-it in 2021 (144 and 44 TFLOP/s on 384 and 1536 A100s), where the model is
-1.5 to 4 times too fast: it has no profile of that DeepSpeed's
-per-parameter fetches; torchtitan's December 2024 H100 tables, measured on
+Left out, with the reason: torchtitan's December 2024 H100 tables, measured on
 96 GB H100s capped at 500 W, not the SXM part the model describes; and
 Megatron-LM's 2024 H100 table, published only as an image.
 

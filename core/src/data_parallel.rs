@@ -175,14 +175,17 @@ pub(crate) fn data_parallel(
     let bf16 = 2.0;
     let group = Group::new(ranks, per_node);
     let (across, node) = background_links(cfg, links);
-    // A layer's traffic in as many collectives as the stack makes of it,
-    // each paying its latency.
-    let calls = cfg.stack.dp_calls_per_layer(model);
     let bg = |op, bytes: f64, group: Group| {
         let l = if group.nodes() <= 1 { &node } else { &across };
         collective::time(op, Bytes(bytes), group, l).time
     };
-    let bg_layer = |op, bytes: f64, group: Group| bg(op, bytes / calls, group) * calls;
+    // A sharded layer's traffic in as many collectives as the stack makes
+    // of it, each paying its latency and the host work of its per-rank
+    // list where the stack builds one.
+    let list = |group: Group| cfg.stack.dp_list_host(group.ranks);
+    let n = |op| cfg.stack.dp_collectives_per_layer(model, op);
+    let bg_layer =
+        |op, bytes: f64, group: Group| (bg(op, bytes / n(op), group) + list(group)) * n(op);
     let ((busy_fwd, busy_bwd), busy_buckets) = hidden_behind(cfg, busy);
     // Once, when the stack keeps FSDP's parameters gathered and gradients
     // unsharded across micro-batches; otherwise per micro-batch (ZeRO-2
@@ -199,8 +202,8 @@ pub(crate) fn data_parallel(
     let sharded = |group: Group, gather_in_backward: bool, cost: &mut DataParallelCost| {
         let ag = bg_layer(Collective::AllGather, layer_params * bf16, group);
         let rs = bg_layer(Collective::ReduceScatter, layer_params * reduce, group);
-        let ag_root = bg(Collective::AllGather, root_params * bf16, group);
-        let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group);
+        let ag_root = bg(Collective::AllGather, root_params * bf16, group) + list(group);
+        let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group) + list(group);
         let comm_bwd = rs + if gather_in_backward { ag } else { zero };
         let hidden = layers - 1.0;
         let (f_exp, f_con) = overlap(ag, busy_fwd, slowdown);

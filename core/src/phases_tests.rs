@@ -253,6 +253,43 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
     assert!(megatron.reduce_scatter.exposed.0 < megatron.reduce_scatter.total.0);
 }
 
+/// DeepSpeed of 2021 gathers and scatters through lists of one tensor per
+/// rank: each collective costs a host dispatch per rank on top of its
+/// traffic, so doubling the ranks doubles that cost, while DeepSpeed's
+/// flat buffers of later releases pay nothing per rank. It reduces each
+/// parameter with a gradient on its own (twelve per GPT layer, nine per
+/// Llama layer) and gathers each weight matrix.
+#[test]
+fn deepspeed_2021_pays_a_dispatch_per_rank_for_every_list_collective() {
+    let old = stack::DEEPSPEED_2021;
+    let us = Seconds::us(old.host_dispatch_us);
+    assert!((old.dp_list_host(1536).0 - 1536.0 * us.0).abs() < 1e-12);
+    assert_eq!(stack::DEEPSPEED.dp_list_host(1536).0, 0.0);
+    let mut cfg = example();
+    let per_layer = |op| old.dp_collectives_per_layer(&cfg.model, op);
+    assert_eq!(per_layer(crate::collective::Collective::ReduceScatter), 9.0);
+    assert_eq!(per_layer(crate::collective::Collective::AllGather), 7.0);
+    cfg.layout.parallel.dp = DataParallel::FsdpFull;
+    cfg.stack = old;
+    let l = links(&cfg);
+    let lists = run_dp(&cfg, &l);
+    cfg.stack.dp_calls = stack::DpCalls::PerModule;
+    let flat = run_dp(&cfg, &l);
+    // Per layer: seven gathers and nine scatters, each paying one
+    // dispatch per rank of the shard group.
+    let ranks = f64::from(shard_group(&cfg).0);
+    let gather = lists.layer.fwd - flat.layer.fwd;
+    assert!((gather.0 - 7.0 * ranks * us.0).abs() < 1e-9, "{gather:?}");
+    assert!(lists.reduce_scatter.total.0 > flat.reduce_scatter.total.0 + 9.0 * ranks * us.0);
+}
+
+/// One step's data-parallel traffic of 16 layers, each busy 20 ms forward
+/// and 40 ms backward, over `cfg`'s shard group.
+fn run_dp(cfg: &Config, l: &crate::collective::Links) -> crate::phases::DataParallelCost {
+    let busy = (Seconds(20e-3), Seconds(40e-3));
+    data_parallel(cfg, l, shard_group(cfg), 16.0, busy, 0.2, 1.0)
+}
+
 /// Transformer Engine's attention is cuDNN's on Hopper (faster than
 /// FlashAttention-2) and FlashAttention-2 on Ampere (the same);
 /// FlashAttention 1 takes twice FlashAttention-2's time on either.

@@ -42,8 +42,9 @@ pub enum StackId {
     /// all-reduced in buckets, overlap only under ZeRO-3.
     #[serde(rename = "deepspeed")]
     DeepSpeed,
-    /// DeepSpeed ZeRO of 2021 (0.3 to 0.5): one collective per parameter,
-    /// each after a host synchronisation, so nothing overlaps.
+    /// DeepSpeed ZeRO of 2021 (0.3 to 0.5): one collective per parameter
+    /// over a list of one tensor per rank, each after a host
+    /// synchronisation, so nothing overlaps.
     #[serde(rename = "deepspeed-2021")]
     DeepSpeed2021,
 }
@@ -124,6 +125,17 @@ pub enum DpCalls {
     /// its own parameters (four Linear modules per GPT layer, seven per
     /// Llama layer in Hugging Face's split q, k, v, o, gate, up, down).
     PerModule,
+    /// DeepSpeed ZeRO-3 before PyTorch had `_all_gather_base` (DeepSpeed
+    /// 0.3 to 0.5, early 2021): one gather per partitioned parameter
+    /// (a weight matrix; parameters under
+    /// `stage3_param_persistence_threshold`, 1e5 elements, stay whole)
+    /// and one reduce-scatter per parameter with a gradient (weights,
+    /// biases, norms), each over a Python list of one tensor per rank:
+    /// the host builds a view for each rank and PyTorch's list collectives
+    /// copy each rank's tensor in or out of a flat buffer
+    /// (`ProcessGroupNCCL::allgather`, `reduce_scatter`), one host
+    /// dispatch per rank per call.
+    PerParameterList,
 }
 
 /// When a stack runs data-parallel traffic beside compute.
@@ -382,15 +394,18 @@ pub const DEEPSPEED: Stack = Stack {
 
 /// DeepSpeed ZeRO of 2021 (0.3 to 0.5), as Megatron-LM's SC'21 paper
 /// compared it: attention through the score matrix, one collective per
-/// parameter after a `torch.cuda.synchronize()`, so no data-parallel
-/// traffic overlaps compute; ZeRO-1/2 reduce per owner rank.
+/// parameter over a list of one tensor per rank
+/// ([`DpCalls::PerParameterList`]) after a `torch.cuda.synchronize()`, so
+/// no data-parallel traffic overlaps compute; ZeRO-1/2 reduce per owner
+/// rank.
 pub const DEEPSPEED_2021: Stack = Stack {
     id: StackId::DeepSpeed2021,
     name: "DeepSpeed ZeRO 2021 (per-parameter, no overlap)",
-    // Source: DeepSpeed 0.5.8-0.5.10 partition_parameters.py (_allgather_param: torch.cuda.synchronize() then one all_gather per parameter), stage3.py (per-parameter reduce_scatter); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
+    // Source: DeepSpeed 0.3-0.5 stage3.py (fetch_sub_module: _all_gather(partitioned_params, async_op=True), then _synchronize_communication) and partition_parameters.py (_all_gather with async_op: one _allgather_param per parameter, torch.distributed.all_gather into a list of world_size narrowed views; _reduce_scatter_gradients: one _reduce_scatter_gradient per parameter, torch.distributed.reduce_scatter of a list of world_size views); PyTorch ProcessGroupNCCL allgather and reduce_scatter copy each list entry out of or into a flat buffer (the copies _all_gather_base, pytorch PR 56315 of April 2021, removed; apex PR 1360); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
     attention: AttentionKernel::Materialised,
     dp_overlap: DpOverlap::Never,
     zero1_allreduce: false,
+    dp_calls: DpCalls::PerParameterList,
     ..DEEPSPEED
 };
 
@@ -401,10 +416,42 @@ impl Stack {
     pub fn dp_calls_per_layer(&self, model: &crate::model::Model) -> f64 {
         match self.dp_calls {
             DpCalls::PerLayer => 1.0,
-            DpCalls::PerModule => match model.mlp {
+            DpCalls::PerModule | DpCalls::PerParameterList => match model.mlp {
                 crate::model::Mlp::Swiglu => 7.0,
                 crate::model::Mlp::Gelu => 4.0,
             },
+        }
+    }
+
+    /// Data-parallel collectives of kind `op` a layer of `model` takes:
+    /// one per gather, except that under [`DpCalls::PerParameterList`]
+    /// every parameter with a gradient reduce-scatters on its own (GPT's
+    /// four weights, four biases and two norms' scale and shift; Llama's
+    /// seven weights and two norm scales).
+    #[must_use]
+    pub fn dp_collectives_per_layer(
+        &self,
+        model: &crate::model::Model,
+        op: crate::collective::Collective,
+    ) -> f64 {
+        let scatter = op == crate::collective::Collective::ReduceScatter;
+        match (self.dp_calls, model.mlp) {
+            (DpCalls::PerParameterList, crate::model::Mlp::Swiglu) if scatter => 9.0,
+            (DpCalls::PerParameterList, crate::model::Mlp::Gelu) if scatter => 12.0,
+            _ => self.dp_calls_per_layer(model),
+        }
+    }
+
+    /// Host time one data-parallel collective over `ranks` ranks spends
+    /// on its per-rank list ([`DpCalls::PerParameterList`]: a dispatch per
+    /// rank), nothing for a flat buffer.
+    #[must_use]
+    pub fn dp_list_host(&self, ranks: u32) -> crate::units::Seconds {
+        match self.dp_calls {
+            DpCalls::PerParameterList => {
+                crate::units::Seconds::us(self.host_dispatch_us) * f64::from(ranks)
+            }
+            DpCalls::PerLayer | DpCalls::PerModule => crate::units::Seconds(0.0),
         }
     }
 

@@ -90,10 +90,7 @@ pub const SOURCES: [Source; 21] = [
         key: "zero3-2021",
         citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Table 2: ZeRO-3 without model parallelism (DeepSpeed of early 2021) on Selene, DGX A100 80GB",
         held_out: true,
-        gap: Some(Gap {
-            why: "the published step is the same at 768 and 1536 GPUs (66.7 s) though compute halves: per-parameter collectives over rings of 768 to 2240 ranks cost about twice NCCL's modelled latency per ring step (about 17 us against 7.5), which no measured source here gives",
-            bound: 0.5,
-        }),
+        gap: None,
     },
     Source {
         key: "megatron-bridge-blackwell",

@@ -81,7 +81,11 @@ pub const SECTIONS: &[Section] = &[
              parallelism or interleaving, and model-parallel ranks placed inside a node first. megatron is \
              Megatron-LM today (sequence parallelism, interleaving, distributed optimizer); \
              megatron-2021 is the Megatron-LM of 2021 and 2022, before FlashAttention; \
-             llm-foundry is MosaicML's FSDP stack; torchtitan is FSDP2 with compiled blocks.",
+             llm-foundry is MosaicML's FSDP stack; torchtitan is FSDP2 with compiled blocks; \
+             deepspeed is DeepSpeed's ZeRO (0.6 on: a collective per module); deepspeed-2021 is \
+             the DeepSpeed of early 2021, whose ZeRO-3 gathers each weight and reduce-scatters \
+             each gradient on its own through a list of one tensor per rank, which costs the host \
+             a dispatch per rank per collective (15 ms over 1,536 ranks), and hides none of it.",
             "A stack sets the element-wise passes and kernels per layer, the host's cost to \
              dispatch each kernel (10 µs from eager Python, 3 µs from a compiled graph's \
              wrapper: when a GPU's kernels are shorter, it waits on the host), whether \
@@ -109,6 +113,8 @@ pub const SECTIONS: &[Section] = &[
              kernels = 6 per layer forward",
             "busy_fwd = max(GPU time, ops_fwd × t_dispatch);  ops_fwd = kernels + 4 + 1 + 2 (TP) \
              + 5 × (cp − 1)",
+            "DeepSpeed of 2021, per collective over n ranks: + n × t_dispatch;  per layer 4 \
+             gathers and 12 reduce-scatters (GPT), 7 and 9 (Llama)",
             "t_attn without FlashAttention = 2 × 2 × T × s × h ÷ tp ÷ (peak × η_gemm) + 6.5 × \
              2 B × T × s × heads ÷ tp ÷ (HBM bandwidth × 0.8)",
         ],
