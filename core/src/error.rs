@@ -71,6 +71,11 @@ pub enum Error {
         /// The most the model simulates.
         max: u64,
     },
+    /// Activation offloading asks for what Megatron-Core refuses with it.
+    OffloadNeeds {
+        /// What offloading needs, e.g. "no recomputation".
+        what: &'static str,
+    },
     /// The software stack has no such mechanism.
     StackLacks {
         /// The stack's key.
@@ -213,6 +218,10 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "a pipeline of {stages} stages of {chunks} chunks each would be simulated as {passes} passes, more than the {max} the model runs: lower PP or the virtual stages"
+            ),
+            Self::OffloadNeeds { what } => write!(
+                f,
+                "offloading needs {what} (Megatron-Core): set offload_layers to 0"
             ),
             Self::StackLacks { stack, feature } => write!(
                 f,

@@ -51,9 +51,10 @@ pub struct Breakdown {
     /// Compute stretched by communication running beside it: NCCL kernels
     /// hold SMs, so overlapped communication is not free.
     pub contention: Seconds,
-    /// GPU idle while the host dispatches kernels: an eager stack's
+    /// GPU idle on its host: while it dispatches kernels (an eager stack's
     /// per-kernel host cost exceeds the kernels' own time when each GPU's
-    /// share of a layer is small.
+    /// share of a layer is small), and while offloaded activations cross
+    /// a host link slower than the layer beside them.
     pub host: Seconds,
     /// FSDP/ZeRO parameter AllGathers.
     pub dp_allgather: Comm,
@@ -437,8 +438,11 @@ impl Step {
         let (ops_fwd, ops_bwd) = phases::kernels(cfg);
         let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
         self.a2a = a2a;
-        self.busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
-        self.busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
+        let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
+        let busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
+        let (wait_fwd, wait_bwd) = crate::memory::offload_wait(cfg, (busy_fwd, busy_bwd));
+        self.busy_fwd = busy_fwd + wait_fwd;
+        self.busy_bwd = busy_bwd + wait_bwd;
         self.host_fwd = self.busy_fwd - gpu_fwd;
         self.host_bwd = self.busy_bwd - gpu_bwd;
     }

@@ -1,6 +1,6 @@
 //! Unit tests of `evaluate`.
 use super::*;
-use crate::scenario::Scenario;
+use crate::scenario::{Recompute, Scenario};
 
 fn gathers(dp: DataParallel, micro_batch: u32) -> (Seconds, Seconds, u32) {
     let mut cfg = Scenario::example().to_config().unwrap();
@@ -148,7 +148,6 @@ fn more_recomputation_never_shortens_a_step() {
     // behind that compute once, so the step cannot fall. HSDP once hid its
     // in-node traffic and its replica AllReduce behind the same backward
     // twice over, and full recomputation ran faster than none.
-    use crate::scenario::Recompute;
     let mut base = Scenario::example().to_config().unwrap();
     let mut checked = 0;
     for id in crate::stack::STACKS {
@@ -244,4 +243,46 @@ fn flash_attention_1_makes_long_contexts_cost_more_than_their_flops() {
     cfg.stack.attention = crate::stack::AttentionKernel::Flash2;
     let (short, long) = (mfu(&cfg, 2048, 14), mfu(&cfg, 32_768, 1));
     assert!(long > short, "{short} -> {long}");
+}
+
+/// Offloading activations (Megatron-Core's `cpu_offloading_num_layers`)
+/// frees all but one offloaded layer's saved activations, costs nothing
+/// where the host link outruns the layer and shows as host time where it
+/// does not; Megatron-Core's rules (fewer than the layers, one stage, no
+/// recomputation) are refused with a message.
+#[test]
+fn offloaded_activations_leave_the_gpu_and_wait_only_on_a_slow_host_link() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    let kept = memory::per_gpu(&cfg).activations;
+    let base = evaluate(&cfg).unwrap();
+    cfg.layout.offload_layers = 16;
+    let fewer = memory::per_gpu(&cfg).activations;
+    // 32 layers' saved activations and the logits; 16 leave, one of them
+    // stays in flight.
+    let layers = f64::from(cfg.model.layers);
+    let logits = 2.0 * 4.0 * 8192.0 * f64::from(cfg.model.vocab) / 2.0;
+    let per_layer = (kept.0 - logits) / layers;
+    assert!((kept.0 - fewer.0 - 15.0 * per_layer).abs() < 1e-3 * per_layer);
+    // H100's PCIe Gen5 carries a 7B layer's activations (about 1.3 GB at
+    // 8k tokens) in about 20 ms, longer than the layer's forward.
+    let r = evaluate(&cfg).unwrap();
+    assert!(
+        r.breakdown.host.0 > base.breakdown.host.0 + 0.01,
+        "{:?}",
+        r.breakdown
+    );
+    cfg.cluster.gpu.host_link = crate::units::Bandwidth::gb_s(1e5);
+    let fast = evaluate(&cfg).unwrap();
+    assert!((fast.step_time_s - base.step_time_s).abs() < 1e-12);
+    for (layers, pp, recompute) in [
+        (32, 1, Recompute::None),
+        (4, 2, Recompute::None),
+        (4, 1, Recompute::Selective),
+    ] {
+        let mut bad = cfg;
+        bad.layout.offload_layers = layers;
+        bad.layout.parallel.pp = pp;
+        bad.layout.recompute = recompute;
+        assert!(bad.check().is_err(), "{layers} {pp} {recompute:?}");
+    }
 }

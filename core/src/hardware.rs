@@ -32,6 +32,9 @@ pub struct Gpu {
     pub nvlink: Bandwidth,
     /// InfiniBand bandwidth per node, as NVIDIA quotes it for the DGX.
     pub network_per_node: Bandwidth,
+    /// Bytes per second one GPU moves to or from host memory, per
+    /// direction (what activation offloading copies over).
+    pub host_link: Bandwidth,
     /// GPUs in one host (a DGX or HGX node of 8; a compute tray of 4 in
     /// an NVL72 rack), whose NICs [`Gpu::network_per_node`] counts.
     pub gpus_per_node: u32,
@@ -112,6 +115,8 @@ pub const V100: Gpu = Gpu {
     hbm_bandwidth: Bandwidth::gb_s(900.0),
     nvlink: Bandwidth::gb_s(300.0),
     network_per_node: Bandwidth::gb_s(100.0),
+    // PCIe Gen3 x16.
+    host_link: Bandwidth::gb_s(16.0),
     gpus_per_node: 8,
     nvlink_domain: 8,
     tdp: Watts(300.0),
@@ -136,6 +141,8 @@ pub const A100_40GB: Gpu = Gpu {
     hbm_bandwidth: Bandwidth::gb_s(1555.0),
     nvlink: Bandwidth::gb_s(600.0),
     network_per_node: Bandwidth::gb_s(200.0),
+    // PCIe Gen4 x16.
+    host_link: Bandwidth::gb_s(32.0),
     gpus_per_node: 8,
     nvlink_domain: 8,
     tdp: Watts(400.0),
@@ -169,6 +176,8 @@ pub const H100: Gpu = Gpu {
     hbm_bandwidth: Bandwidth::gb_s(3350.0),
     nvlink: Bandwidth::gb_s(900.0),
     network_per_node: Bandwidth::gb_s(400.0),
+    // PCIe Gen5 x16.
+    host_link: Bandwidth::gb_s(64.0),
     gpus_per_node: 8,
     nvlink_domain: 8,
     tdp: Watts(700.0),
@@ -205,6 +214,8 @@ pub const B200: Gpu = Gpu {
     hbm_bandwidth: Bandwidth::gb_s(8000.0),
     nvlink: Bandwidth::gb_s(1800.0),
     network_per_node: Bandwidth::gb_s(400.0),
+    // PCIe Gen5 x16.
+    host_link: Bandwidth::gb_s(64.0),
     gpus_per_node: 8,
     nvlink_domain: 8,
     tdp: Watts(1000.0),
@@ -232,6 +243,10 @@ pub const GB200: Gpu = Gpu {
     peak_fp4: FlopRate::tflops(10_000.0),
     hbm: Bytes::gib(189_471.0 / 1024.0),
     network_per_node: Bandwidth::gb_s(4.0 * 50.0),
+    // NVLink-C2C: 900 GB/s both ways between a Grace CPU and its two
+    // GPUs (NVIDIA's GB200 figures), taken as shared: 225 GB/s per GPU
+    // each way.
+    host_link: Bandwidth::gb_s(225.0),
     gpus_per_node: 4,
     nvlink_domain: 72,
     tdp: Watts(1200.0),

@@ -6,8 +6,8 @@
 
 use crate::calibration as cal;
 use crate::model::Mlp;
-use crate::scenario::{Config, DataParallel, Recompute, Schedule};
-use crate::units::Bytes;
+use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
+use crate::units::{Bytes, Seconds};
 use serde::Serialize;
 
 /// Peak memory of one GPU, by part: the fuller of the first pipeline stage
@@ -183,6 +183,23 @@ struct Widths {
     /// (the mean over the layers): the permuted input, kept before and
     /// after dispatch, `2 × top_k × load × hidden`.
     routed: f64,
+    /// Two-byte elements a GEMM's input takes when saved for its weight
+    /// gradient: 1 in bf16, less where fp8 or fp4 keeps the quantised
+    /// copy ([`saved_gemm_input`]).
+    q: f64,
+}
+
+/// Two-byte elements per element of a GEMM input saved for backward.
+/// Under fp8 and fp4 Transformer Engine's linears save the quantised
+/// copy their weight gradient reads (the column-wise one the forward's
+/// quantisation wrote), not the bf16 tensor: one byte an element in fp8,
+/// half a byte and an fp8 scale per 16 in NVFP4.
+fn saved_gemm_input(precision: Precision) -> f64 {
+    match precision {
+        Precision::Fp8 => 0.5,
+        Precision::Fp4 => (0.5 + 1.0 / 16.0) / 2.0,
+        Precision::Bf16 | Precision::Fp16 => 1.0,
+    }
 }
 
 impl Widths {
@@ -210,6 +227,7 @@ impl Widths {
             },
             sp: if cfg.layout.parallel.sp { tp } else { 1.0 },
             tp,
+            q: saved_gemm_input(cfg.precision),
         }
     }
 
@@ -217,21 +235,32 @@ impl Widths {
     /// hidden-sized norm inputs and outputs (replicated across TP ranks
     /// unless sequence parallel) and the TP-sharded projections.
     fn every_activation(&self) -> f64 {
-        4.0 * self.h / self.sp
-            + (2.0 * self.h + 2.0 * self.kv + self.ffn_tensors * self.ffn + self.routed) / self.tp
+        self.selective() + (2.0 * self.h / self.sp + self.ffn / self.tp) * self.q
+    }
+
+    /// Elements per token that selective recomputation keeps: all but the
+    /// norms' outputs (the QKV and up projections' inputs) and the MLP
+    /// activation's output (the down projection's input). Of what it
+    /// keeps, the attention output and the routed tokens after dispatch
+    /// are GEMM inputs.
+    fn selective(&self) -> f64 {
+        2.0 * self.h / self.sp
+            + (self.h * (1.0 + self.q)
+                + 2.0 * self.kv
+                + (self.ffn_tensors - 1.0) * self.ffn
+                + self.routed * (1.0 + self.q) / 2.0)
+                / self.tp
     }
 }
 
 /// Elements saved per token per layer under the recomputation mode, with
 /// the score matrix where the stack materialises it.
 fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
-    let (h, kv, ffn, ffn_tensors, sp, tp) = (w.h, w.kv, w.ffn, w.ffn_tensors, w.sp, w.tp);
+    let (h, sp, tp) = (w.h, w.sp, w.tp);
     let cp = f64::from(cfg.layout.parallel.cp);
     let saved = match cfg.layout.recompute {
         Recompute::None => w.every_activation(),
-        Recompute::Selective => {
-            2.0 * h / sp + (2.0 * h + 2.0 * kv + (ffn_tensors - 1.0) * ffn + w.routed) / tp
-        }
+        Recompute::Selective => w.selective(),
         Recompute::Full => h / sp,
     };
     let scores = if cfg.layout.recompute == Recompute::None && !cfg.stack.attention.fused() {
@@ -242,6 +271,29 @@ fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
         0.0
     };
     saved + scores
+}
+
+/// The time the GPU waits, per layer and micro-batch on the mean over the
+/// layers (forward, backward), for activation offloading: an offloaded
+/// layer's saved activations go to host memory beside the next layer's
+/// forward and come back beside the previous layer's backward, over the
+/// GPU's host link; what outlasts the layer beside it shows. Megatron-Core
+/// offloads only without a pipeline ([`Config::check_layout`]), so the
+/// stage holds every layer.
+pub(crate) fn offload_wait(cfg: &Config, busy: (Seconds, Seconds)) -> (Seconds, Seconds) {
+    if cfg.layout.offload_layers == 0 {
+        return (Seconds(0.0), Seconds(0.0));
+    }
+    let w = Widths::of(cfg);
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len)
+        / f64::from(cfg.layout.parallel.cp);
+    let copy = Bytes(2.0 * saved_per_token(cfg, &w) * tokens) / cfg.cluster.gpu.host_link;
+    let layers = f64::from(cfg.model.layers.max(1));
+    let share = f64::from(cfg.layout.offload_layers).min(layers) / layers;
+    (
+        (copy - busy.0).max(Seconds(0.0)) * share,
+        (copy - busy.1).max(Seconds(0.0)) * share,
+    )
 }
 
 /// Micro-batches whose activations a stage holds at its peak: the first
@@ -294,7 +346,10 @@ fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
     let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len)
         / f64::from(cfg.layout.parallel.cp);
     let (first_in_flight, last_in_flight) = in_flight(cfg);
-    let stage = 2.0 * per_token * tokens * layers_stage;
+    // Offloaded layers' activations leave the GPU after their forward
+    // and return before their backward; one layer's is in flight.
+    let off = f64::from(cfg.layout.offload_layers).min(layers_stage);
+    let stage = 2.0 * per_token * tokens * (layers_stage - off + off.min(1.0));
     let stage_last = 2.0 * per_token * tokens * layers_last;
     // fp32 logits and their gradient, one micro-batch's at a time.
     let logits = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / w.tp;

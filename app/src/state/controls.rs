@@ -336,6 +336,7 @@ impl Controls {
                 ep_overlap: experts && self.ep_overlap,
             },
             recompute: self.recompute,
+            offload_layers: 0,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {
                 Precision::Fp16
             } else {

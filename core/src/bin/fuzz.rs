@@ -157,6 +157,11 @@ fn scenario(r: &mut Rng) -> Scenario {
             ep_overlap: r.chance(30),
         },
         recompute: r.pick(&[Recompute::None, Recompute::Selective, Recompute::Full]),
+        offload_layers: if r.chance(10) {
+            r.pick(&[1, 4, 40, 100_000])
+        } else {
+            0
+        },
         precision: r.pick(&[
             Precision::Bf16,
             Precision::Fp16,

@@ -280,6 +280,7 @@ impl Row<'_> {
                 ep_overlap: false,
             },
             recompute: self.choice("recompute", crate::scenario::Recompute::None)?,
+            offload_layers: 0,
             precision: self.choice("precision", crate::scenario::Precision::Bf16)?,
             stack: self.choice("stack", StackId::Paper)?,
             calibration: super::Calibration::default(),

@@ -154,6 +154,29 @@ impl Config {
         Ok(())
     }
 
+    /// Megatron-Core's rules for `cpu_offloading_num_layers`: fewer than
+    /// the model's layers, no pipeline, no recomputation.
+    fn check_offload(&self) -> Result<(), Error> {
+        let m = &self.model;
+        let p = &self.layout.parallel;
+        let off = self.layout.offload_layers;
+        if off >= m.layers && off > 0 {
+            return Err(Error::TooLarge {
+                field: "offload_layers",
+                max: f64::from(m.layers - 1),
+            });
+        }
+        if off > 0 && p.pp > 1 {
+            return Err(Error::OffloadNeeds { what: "pp = 1" });
+        }
+        if off > 0 && self.layout.recompute != super::Recompute::None {
+            return Err(Error::OffloadNeeds {
+                what: "no recomputation",
+            });
+        }
+        Ok(())
+    }
+
     /// Checks the parallel layout against the setting (which
     /// [`Self::check_setting`] has passed).
     // Not inlined: the core is built at opt-level 3, and a copy in each
@@ -182,6 +205,7 @@ impl Config {
                 layers: m.layers,
             });
         }
+        self.check_offload()?;
         let stack = &self.stack;
         if p.sp && p.tp > 1 && !stack.sequence_parallel {
             return Err(Error::StackLacks {

@@ -18,6 +18,11 @@ pub struct Layout {
     pub micro_batch: u32,
     /// Activation recomputation.
     pub recompute: Recompute,
+    /// Layers whose saved activations are offloaded to host memory between
+    /// their forward and backward (Megatron-Core's
+    /// `cpu_offloading_num_layers`; 0 keeps every layer's on the GPU).
+    #[serde(default)]
+    pub offload_layers: u32,
 }
 
 /// A checked scenario: evaluation of a `Config` that passed [`Config::check`]

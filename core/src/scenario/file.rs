@@ -387,6 +387,10 @@ pub struct Scenario {
     /// Activation recomputation.
     #[serde(default = "default_recompute")]
     pub recompute: Recompute,
+    /// Layers whose saved activations go to host memory between forward
+    /// and backward (0 by default: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offload_layers: u32,
     /// Matmul precision.
     #[serde(default = "default_precision")]
     pub precision: Precision,
@@ -397,6 +401,11 @@ pub struct Scenario {
     /// ([`crate::calibrate`]); empty by default, the model's own constants.
     #[serde(default, skip_serializing_if = "Calibration::is_empty")]
     pub calibration: Calibration,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 fn default_recompute() -> Recompute {
@@ -440,6 +449,7 @@ impl Scenario {
                 ep_overlap: false,
             },
             recompute: Recompute::None,
+            offload_layers: 0,
             precision: Precision::Bf16,
             stack: StackId::Paper,
             calibration: Calibration::default(),

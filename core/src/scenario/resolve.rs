@@ -92,6 +92,7 @@ impl Scenario {
                 parallel: self.parallel,
                 micro_batch: self.micro_batch,
                 recompute: self.recompute,
+                offload_layers: self.offload_layers,
             },
             precision: self.precision,
             stack: Stack::of(self.stack),

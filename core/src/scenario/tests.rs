@@ -431,3 +431,21 @@ fn an_interleaved_schedule_named_without_its_chunks_runs_the_best_count_that_fit
     zero.parallel.schedule = Schedule::OneFOneB;
     assert_eq!(zero.to_config().unwrap().layout.parallel.virtual_stages, 1);
 }
+
+#[test]
+fn a_file_names_the_layers_it_offloads_and_writes_none_when_none() {
+    let text = r#"{ "hardware": { "gpu": "gb200", "nodes": 16 }, "model": "llama3-70b",
+        "seq_len": 8192, "global_batch": 256, "micro_batch": 2,
+        "parallel": { "dp": "fsdp_full", "tp": 1, "pp": 1 },
+        "precision": "fp8", "stack": "megatron", "offload_layers": 40 }"#;
+    let s: Scenario = serde_json::from_str(text).unwrap();
+    assert_eq!(s.to_config().unwrap().layout.offload_layers, 40);
+    let written = serde_json::to_string(&Scenario::example()).unwrap();
+    assert!(!written.contains("offload_layers"), "{written}");
+    let back: Scenario = serde_json::from_str(&written).unwrap();
+    assert_eq!(back.offload_layers, 0);
+    let mut piped = s;
+    piped.parallel.pp = 2;
+    let e = piped.to_config().and_then(|c| c.check()).unwrap_err();
+    assert!(matches!(e, Error::OffloadNeeds { .. }), "{e:?}");
+}

@@ -210,6 +210,7 @@ impl<'a> Walk<'a> {
                 ep_overlap: base.layout.parallel.ep_overlap,
             },
             micro_batch: largest,
+            offload_layers: 0,
             recompute: Recompute::None,
         };
         let (floor, fill) = Step::new(&probe).floor(split, chunks);
@@ -355,6 +356,7 @@ impl<'a> Walk<'a> {
                             ep_overlap: base.layout.parallel.ep_overlap,
                         },
                         micro_batch: mb,
+                        offload_layers: 0,
                         recompute: Recompute::None,
                     };
                     self.layout(layout, split, visit);

@@ -144,6 +144,9 @@ pub struct Row {
     /// in bf16 (`grad_reduce_in_fp32 = False`) also keeps its gradient
     /// buffer in bf16.
     pub grad_bytes: Option<f64>,
+    /// Layers whose activations the recipe offloads to host memory
+    /// (`cpu_offloading_num_layers`; 0 for none).
+    pub offload: u32,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -238,6 +241,7 @@ impl Row {
                 },
                 micro_batch: self.micro_batch,
                 recompute: self.tuned.recompute[0],
+                offload_layers: self.offload,
             },
             precision: self.precision,
             stack,

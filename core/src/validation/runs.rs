@@ -72,6 +72,7 @@ const BASE: Row = Row {
     attention: None,
     dispatch: None,
     grad_bytes: None,
+    offload: 0,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -289,6 +290,19 @@ const fn on(gpu: Gpu, row: Row) -> Row {
     Row { gpu, ..row }
 }
 
+/// A row whose recipe offloads the activations of `layers` layers to host
+/// memory, which Megatron-Core allows only without recomputation.
+const fn offloaded(layers: u32, row: Row) -> Row {
+    Row {
+        offload: layers,
+        tuned: Tuned {
+            recompute: NONE,
+            ..row.tuned
+        },
+        ..row
+    }
+}
+
 /// A row of an MoE model with expert parallelism `ep`.
 const fn ep(ep: u32, row: Row) -> Row {
     Row { ep, ..row }
@@ -327,6 +341,7 @@ const fn alltoall(row: Row) -> Row {
 const fn fp32_grads(row: Row) -> Row {
     Row {
         grad_bytes: None,
+        offload: 0,
         ..row
     }
 }
@@ -443,6 +458,7 @@ const fn fms(
         attention: Some(AttentionKernel::Flash2),
         dispatch: None,
         grad_bytes: None,
+        offload: 0,
         model,
         seq_len: 4096,
         batch,
@@ -600,6 +616,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        offload: 0,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -625,6 +642,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        offload: 0,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -650,6 +668,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        offload: 0,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -690,10 +709,11 @@ pub const ROWS: &[Row] = &[
     nvidia("Llama 3.1 405B, 1024 H100", 7, LLAMA3_405B, 1024, (8192, 512, 1), (8, 8, 2), &[8], DataParallel::Zero1, 292.0),
     // Blackwell: the 25.11 tables' FP8 (current scaling) dense rows, and MLPerf's log step times.
     on(GB300, nvidia("Llama 3 8B, 8 GB300", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 37_556.0)),
-    on(GB300, nvidia("Llama 3 70B FSDP, 64 GB300", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4520.0)),
+    // The 70B FSDP rows offload activations as their recipes set (scripts/performance/configs/llama/llama3_workload_base_configs.py @ 00919dcf, FP8_CS: cpu_offloading_num_layers 20 on GB300 and 40 on GB200, micro-batch 2), assumed unchanged since 25.11.
+    on(GB300, offloaded(20, nvidia("Llama 3 70B FSDP, 64 GB300", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4520.0))),
     on(GB300, nvidia("Llama 3.1 405B, 256 GB300", 13, LLAMA3_405B, 256, (8192, 1536, 1), (2, 8, 2), &[4], DataParallel::Zero1, 999.0)),
     on(GB200, nvidia("Llama 3 8B, 8 GB200", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 31_508.0)),
-    on(GB200, nvidia("Llama 3 70B FSDP, 64 GB200", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4312.0)),
+    on(GB200, offloaded(40, nvidia("Llama 3 70B FSDP, 64 GB200", 13, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4312.0))),
     on(GB200, nvidia("Llama 3.1 405B, 256 GB200", 13, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[4], DataParallel::Zero1, 813.0)),
     on(B200, nvidia("Llama 3 8B, 8 B200", 13, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 30_624.0)),
     on(B200, nvidia("Llama 3.1 405B, 128 B200", 13, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 661.0)),

@@ -448,8 +448,17 @@ pub const SECTIONS: &[Section] = &[
              unless sequence parallelism splits them, projections are split by TP. Selective \
              recomputation drops two hidden-sized and one MLP-sized tensor per token (and the \
              scores); full recomputation keeps only each layer's input, plus one layer's working \
-             set while it is recomputed.",
-            "Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
+             set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
+             input for its weight gradient as the quantised copy (1 byte an element in fp8, \
+             0.56 in NVFP4), not in bf16: q below.",
+            "Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
+             sends that many layers' saved activations to host memory after their forward and \
+             brings them back for the backward; one layer's stays in flight. The copies run \
+             beside the next (or previous) layer over the GPU's host link (PCIe Gen3 to Gen5 x16 \
+             on DGX nodes; NVLink-C2C on GB200 and GB300, 900 GB/s both ways per Grace and its \
+             two GPUs, 225 GB/s a GPU each way), and the GPU waits (host, in the breakdown) only \
+             where a copy outlasts the layer. As Megatron-Core, it needs a pipeline of one stage \
+             and no recomputation. Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
              context, NCCL and the allocator; a layout fits when the total is at most the GPU's \
              HBM capacity.",
         ],
@@ -463,8 +472,11 @@ pub const SECTIONS: &[Section] = &[
              reduce dtype), 12P ÷ D, buffers 8 × P_layer",
             "FSDP full shard: 4P ÷ D, 4P ÷ D, 8P ÷ D, buffers 12 × P_layer",
             "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
-            "a_none = 4h ÷ sp + (2h + 2 × kv + k × f) ÷ tp   (elements per token per layer)",
-            "a_selective = 2h ÷ sp + (2h + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "a_none = a_selective + (2h ÷ sp + f ÷ tp) × q   (elements per token per layer; q = 1 in \
+             bf16, 0.5 in fp8, 0.28 in NVFP4)",
+            "a_selective = 2h ÷ sp + (h × (1 + q) + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "offloading n layers: L_s → L_s − n + 1;  wait per offloaded layer = max(0, 2 B × a × T \
+             ÷ host link − layer time), forward and backward",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
              1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
              whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1, ZB-V);  \
