@@ -457,10 +457,12 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   halves). That DeepSpeed gathered each weight and reduce-scattered each
   parameter's gradient on its own, through PyTorch's list collectives of
   one tensor per rank: the host builds a view for every rank and PyTorch
-  copies each into or out of a flat buffer, so a collective over 1,536
-  ranks spends 1,536 dispatches (15 ms at the model's 10 us) before its
-  traffic. Costed from that code, nothing fitted, the rows land at -11%
-  to +19% and both series' falls within 5 points; they were 11% to 94%
+  copies each into or out of a flat buffer: the model takes one eager
+  dispatch a rank (its 10 us, an assumption; the gather's copies are
+  issued while its traffic runs and are counted after it, an upper
+  bound), 15 ms for a collective over 1,536 ranks. Counted from that
+  code, nothing fitted, the rows land at -11% to +19% and both series'
+  falls within 5 points; they were 11% to 94%
   fast, a known gap, while each collective was one flat buffer.
 - **flagperf** (`deepspeed`): FlagPerf's Llama-2 7B under DeepSpeed
   0.11.1's ZeRO-3 on one node of 8 A800 or H800 (the export parts: A100
@@ -504,7 +506,8 @@ Megatron-LM's 2024 H100 table, published only as an image.
   costed at EP 8): Megatron-Bridge 26.02's MoE rows went from 56.7% to
   47.0% mean error with them (GPT-OSS on B200 from +149% to +28%), 26.04's
   from 31.6% to 32.7%. Reducing their gradients in bf16, as the recipes
-  do, made them faster still (50.8% and 38.8%): what the model misses
+  do, made them faster still (50.8% and 38.8% then, 52.1% and 40.1% once
+  the fp8 inputs below were costed): what the model misses
   there is larger than the fp32 gradients hid. NVIDIA's DeepSeek-V3
   GB200 notes point at the host: kernel launches that cannot keep up
   after the sync on tokens per expert (see the gap's text above).
@@ -523,7 +526,8 @@ Megatron-LM's 2024 H100 table, published only as an image.
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the
   model fitted them only with full or selective recomputation (-18.6% and
   -1.4%); with it, no recomputation as the recipes run, the copies over
-  NVLink-C2C mostly hidden: +2.7% and +0.1%.
+  NVLink-C2C hidden behind the layers Transformer Engine spaces them
+  over: +5.8% and +1.6%.
 TEXT
 } >"$out/validation.md"
 "$bin" pages "$out/pages"

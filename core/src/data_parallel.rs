@@ -182,8 +182,8 @@ pub(crate) fn data_parallel(
     // A sharded layer's traffic in as many collectives as the stack makes
     // of it, each paying its latency and the host work of its per-rank
     // list where the stack builds one.
-    let list = |group: Group| cfg.stack.dp_list_host(group.ranks);
-    let n = |op| cfg.stack.dp_collectives_per_layer(model, op);
+    let list = |group: Group| cfg.stack.dp_list_host(group.ranks, p.dp);
+    let n = |op| cfg.stack.dp_collectives_per_layer(model, op, p.dp);
     let bg_layer =
         |op, bytes: f64, group: Group| (bg(op, bytes / n(op), group) + list(group)) * n(op);
     let ((busy_fwd, busy_bwd), busy_buckets) = hidden_behind(cfg, busy);

@@ -227,7 +227,11 @@ impl Widths {
             },
             sp: if cfg.layout.parallel.sp { tp } else { 1.0 },
             tp,
-            q: saved_gemm_input(cfg.precision),
+            q: if cfg.stack.saves_quantised {
+                saved_gemm_input(cfg.precision)
+            } else {
+                1.0
+            },
         }
     }
 
@@ -273,26 +277,34 @@ fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
     saved + scores
 }
 
-/// The time the GPU waits, per layer and micro-batch on the mean over the
-/// layers (forward, backward), for activation offloading: an offloaded
-/// layer's saved activations go to host memory beside the next layer's
-/// forward and come back beside the previous layer's backward, over the
-/// GPU's host link; what outlasts the layer beside it shows. Megatron-Core
-/// offloads only without a pipeline ([`Config::check_layout`]), so the
-/// stage holds every layer.
-pub(crate) fn offload_wait(cfg: &Config, busy: (Seconds, Seconds)) -> (Seconds, Seconds) {
-    if cfg.layout.offload_layers == 0 {
-        return (Seconds(0.0), Seconds(0.0));
-    }
-    let w = Widths::of(cfg);
+/// Bytes one layer saves for backward per micro-batch (its tokens on this
+/// GPU times [`saved_per_token`]), and the tokens.
+fn saved_per_layer(cfg: &Config, w: &Widths) -> (f64, f64) {
     let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len)
         / f64::from(cfg.layout.parallel.cp);
-    let copy = Bytes(2.0 * saved_per_token(cfg, &w) * tokens) / cfg.cluster.gpu.host_link;
-    let layers = f64::from(cfg.model.layers.max(1));
-    let share = f64::from(cfg.layout.offload_layers).min(layers) / layers;
+    (2.0 * saved_per_token(cfg, w) * tokens, tokens)
+}
+
+/// The time the GPU waits, per layer and micro-batch on the mean over the
+/// layers (forward, backward), for activation offloading. Transformer
+/// Engine's offload handler (`cpu_offload.py`, `layer_window_map`) copies
+/// the first `n` of `L` layers' saved activations to host memory and
+/// waits for copy `i` only at the end of layer `⌊L / n⌋ × (i + 1) − 1`,
+/// and reloads them as far ahead in the backward: each copy has
+/// `⌊L / n⌋` layers to cross the GPU's host link beside, and only what
+/// outlasts them shows. Megatron-Core offloads only without a pipeline
+/// ([`Config::check_layout`]), so the stage holds every layer.
+pub(crate) fn offload_wait(cfg: &Config, busy: (Seconds, Seconds)) -> (Seconds, Seconds) {
+    let n = cfg.layout.offload_layers.min(cfg.model.layers);
+    if n == 0 {
+        return (Seconds(0.0), Seconds(0.0));
+    }
+    let copy = Bytes(saved_per_layer(cfg, &Widths::of(cfg)).0) / cfg.cluster.gpu.host_link;
+    let window = f64::from(cfg.model.layers / n);
+    let share = f64::from(n) / f64::from(cfg.model.layers);
     (
-        (copy - busy.0).max(Seconds(0.0)) * share,
-        (copy - busy.1).max(Seconds(0.0)) * share,
+        (copy - busy.0 * window).max(Seconds(0.0)) * share,
+        (copy - busy.1 * window).max(Seconds(0.0)) * share,
     )
 }
 
@@ -342,19 +354,19 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
 /// plus one layer's working set while it is recomputed.
 fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
     let w = Widths::of(cfg);
-    let per_token = saved_per_token(cfg, &w);
-    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len)
-        / f64::from(cfg.layout.parallel.cp);
+    let (layer, tokens) = saved_per_layer(cfg, &w);
     let (first_in_flight, last_in_flight) = in_flight(cfg);
-    // Offloaded layers' activations leave the GPU after their forward
-    // and return before their backward; one layer's is in flight.
-    let off = f64::from(cfg.layout.offload_layers).min(layers_stage);
-    let stage = 2.0 * per_token * tokens * (layers_stage - off + off.min(1.0));
-    let stage_last = 2.0 * per_token * tokens * layers_last;
+    let stage = layer * layers_stage;
+    let stage_last = layer * layers_last;
     // fp32 logits and their gradient, one micro-batch's at a time.
     let logits = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / w.tp;
     let mut activations = if cfg.layout.parallel.pp == 1 {
-        stage + logits
+        // Offloaded layers' activations leave the GPU after their
+        // forward; the last copy is waited for before the output head
+        // runs and the first reload starts after the head's backward, so
+        // one offloaded layer's and the logits are not held together.
+        let off = f64::from(cfg.layout.offload_layers).min(layers_stage);
+        layer * (layers_stage - off) + logits.max(layer * off.min(1.0))
     } else {
         (stage * first_in_flight).max(stage_last * last_in_flight + logits)
     };

@@ -261,26 +261,34 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
 /// Llama layer) and gathers each weight matrix.
 #[test]
 fn deepspeed_2021_pays_a_dispatch_per_rank_for_every_list_collective() {
+    use crate::collective::Collective::{AllGather, ReduceScatter};
     let old = stack::DEEPSPEED_2021;
     let us = Seconds::us(old.host_dispatch_us);
-    assert!((old.dp_list_host(1536).0 - 1536.0 * us.0).abs() < 1e-12);
-    assert_eq!(stack::DEEPSPEED.dp_list_host(1536).0, 0.0);
+    let full = DataParallel::FsdpFull;
+    assert!((old.dp_list_host(1536, full).0 - 1536.0 * us.0).abs() < 1e-12);
+    assert_eq!(stack::DEEPSPEED.dp_list_host(1536, full).0, 0.0);
+    // Only ZeRO-3 runs through lists; that DeepSpeed had no other flavour
+    // of sharding.
+    assert_eq!(old.dp_list_host(1536, DataParallel::Fsdp).0, 0.0);
     let mut cfg = example();
-    let per_layer = |op| old.dp_collectives_per_layer(&cfg.model, op);
-    assert_eq!(per_layer(crate::collective::Collective::ReduceScatter), 9.0);
-    assert_eq!(per_layer(crate::collective::Collective::AllGather), 7.0);
-    cfg.layout.parallel.dp = DataParallel::FsdpFull;
+    let per_layer = |op, dp| old.dp_collectives_per_layer(&cfg.model, op, dp);
+    assert_eq!(per_layer(ReduceScatter, full), 9.0);
+    assert_eq!(per_layer(AllGather, full), 7.0);
+    assert_eq!(per_layer(ReduceScatter, DataParallel::Hsdp), 7.0);
+    cfg.layout.parallel.dp = full;
     cfg.stack = old;
     let l = links(&cfg);
     let lists = run_dp(&cfg, &l);
-    cfg.stack.dp_calls = stack::DpCalls::PerModule;
-    let flat = run_dp(&cfg, &l);
-    // Per layer: seven gathers and nine scatters, each paying one
-    // dispatch per rank of the shard group.
+    cfg.stack.host_dispatch_us = 0.0;
+    let free = run_dp(&cfg, &l);
+    // A layer's seven gathers and nine scatters each pay one dispatch per
+    // rank of the shard group; the last scatter carries the embedding's
+    // too.
     let ranks = f64::from(shard_group(&cfg).0);
-    let gather = lists.layer.fwd - flat.layer.fwd;
+    let gather = lists.layer.fwd - free.layer.fwd;
     assert!((gather.0 - 7.0 * ranks * us.0).abs() < 1e-9, "{gather:?}");
-    assert!(lists.reduce_scatter.total.0 > flat.reduce_scatter.total.0 + 9.0 * ranks * us.0);
+    let last = lists.layer.last - free.layer.last;
+    assert!((last.0 - 10.0 * ranks * us.0).abs() < 1e-9, "{last:?}");
 }
 
 /// One step's data-parallel traffic of 16 layers, each busy 20 ms forward

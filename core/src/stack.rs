@@ -125,8 +125,9 @@ pub enum DpCalls {
     /// its own parameters (four Linear modules per GPT layer, seven per
     /// Llama layer in Hugging Face's split q, k, v, o, gate, up, down).
     PerModule,
-    /// DeepSpeed ZeRO-3 before PyTorch had `_all_gather_base` (DeepSpeed
-    /// 0.3 to 0.5, early 2021): one gather per partitioned parameter
+    /// DeepSpeed ZeRO-3 before PyTorch had `_all_gather_base` and
+    /// `_reduce_scatter_base` (DeepSpeed 0.3 to 0.5, early 2021): one
+    /// gather per partitioned parameter
     /// (a weight matrix; parameters under
     /// `stage3_param_persistence_threshold`, 1e5 elements, stay whole)
     /// and one reduce-scatter per parameter with a gradient (weights,
@@ -256,6 +257,10 @@ pub struct Stack {
     pub zero1_allreduce: bool,
     /// How MoE tokens reach their experts.
     pub ep_dispatch: EpDispatch,
+    /// Whether fp8 and fp4 GEMM inputs are saved for backward as their
+    /// quantised copy (Transformer Engine's linears) rather than in bf16
+    /// (torchao's `Float8Linear` saves the high-precision tensors).
+    pub saves_quantised: bool,
 }
 
 /// The paper's stack (Appendix B): a Megatron-inspired framework with
@@ -288,6 +293,7 @@ pub const PAPER: Stack = Stack {
     dp_overlap: DpOverlap::Always,
     zero1_allreduce: false,
     ep_dispatch: EpDispatch::Nccl,
+    saves_quantised: false,
 };
 
 /// Megatron-LM: fused norms, rotary and bias-activation kernels, sequence
@@ -317,6 +323,7 @@ pub const MEGATRON: Stack = Stack {
     zero1_allreduce: false,
     // Source: Megatron-Bridge's MoE performance recipes set `moe_token_dispatcher_type = "flex"` with DeepEP (Hopper) or HybridEP (NVL72); the Megatron-MoE model zoo's best-practice rows name DeepEP
     ep_dispatch: EpDispatch::Deduplicated,
+    saves_quantised: true,
 };
 
 /// Megatron-LM of Narayanan et al. (2021) and Korthikanti et al. (2022), and
@@ -365,6 +372,8 @@ pub const TORCHTITAN: Stack = Stack {
     fsdp_sync: FsdpSync::OncePerStep,
     // Source: NeMo Automodel's MoE table runs "TE+DeepEP"; torchtitan's DeepSeek-V3 on B200 runs DeepEP (PyTorch blog, "DeepEP alone yields 859 token/sec (+32%)")
     ep_dispatch: EpDispatch::Deduplicated,
+    // Source: torchao float8 (Float8Linear's autograd saves input_hp and weight_hp_t)
+    saves_quantised: false,
     ..MEGATRON
 };
 
@@ -401,7 +410,7 @@ pub const DEEPSPEED: Stack = Stack {
 pub const DEEPSPEED_2021: Stack = Stack {
     id: StackId::DeepSpeed2021,
     name: "DeepSpeed ZeRO 2021 (per-parameter, no overlap)",
-    // Source: DeepSpeed 0.3-0.5 stage3.py (fetch_sub_module: _all_gather(partitioned_params, async_op=True), then _synchronize_communication) and partition_parameters.py (_all_gather with async_op: one _allgather_param per parameter, torch.distributed.all_gather into a list of world_size narrowed views; _reduce_scatter_gradients: one _reduce_scatter_gradient per parameter, torch.distributed.reduce_scatter of a list of world_size views); PyTorch ProcessGroupNCCL allgather and reduce_scatter copy each list entry out of or into a flat buffer (the copies _all_gather_base, pytorch PR 56315 of April 2021, removed; apex PR 1360); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
+    // Source: DeepSpeed 0.3-0.5 stage3.py (fetch_sub_module: _all_gather(partitioned_params, async_op=True), then _synchronize_communication) and partition_parameters.py (_all_gather with async_op: one _allgather_param per parameter, torch.distributed.all_gather into a list of world_size narrowed views; _reduce_scatter_gradients: one _reduce_scatter_gradient per parameter, torch.distributed.reduce_scatter of a list of world_size views); PyTorch ProcessGroupNCCL allgather and reduce_scatter copy each list entry out of or into a flat buffer (the gather's copies removed by _all_gather_base, pytorch PR 56315 of April 2021, apex PR 1360; the scatter's later by _reduce_scatter_base); DeepSpeed issue 1069 (~0.5 ms per parameter gather); PR 1453 (coalesced gathers and prefetch, 0.6)
     attention: AttentionKernel::Materialised,
     dp_overlap: DpOverlap::Never,
     zero1_allreduce: false,
@@ -423,35 +432,50 @@ impl Stack {
         }
     }
 
-    /// Data-parallel collectives of kind `op` a layer of `model` takes:
-    /// one per gather, except that under [`DpCalls::PerParameterList`]
-    /// every parameter with a gradient reduce-scatters on its own (GPT's
-    /// four weights, four biases and two norms' scale and shift; Llama's
-    /// seven weights and two norm scales).
+    /// Whether `dp` runs through per-rank lists: ZeRO-3 (`fsdp_full`)
+    /// under [`DpCalls::PerParameterList`].
+    fn lists(&self, dp: crate::scenario::DataParallel) -> bool {
+        self.dp_calls == DpCalls::PerParameterList && dp == crate::scenario::DataParallel::FsdpFull
+    }
+
+    /// Sharded data-parallel collectives of kind `op` a layer of `model`
+    /// takes under `dp`: one per gather, except that through per-rank
+    /// lists every parameter with a gradient reduce-scatters on its own
+    /// (GPT's four weights, four biases and two norms' scale and shift;
+    /// Llama's seven weights and two norm scales).
     #[must_use]
     pub fn dp_collectives_per_layer(
         &self,
         model: &crate::model::Model,
         op: crate::collective::Collective,
+        dp: crate::scenario::DataParallel,
     ) -> f64 {
-        let scatter = op == crate::collective::Collective::ReduceScatter;
-        match (self.dp_calls, model.mlp) {
-            (DpCalls::PerParameterList, crate::model::Mlp::Swiglu) if scatter => 9.0,
-            (DpCalls::PerParameterList, crate::model::Mlp::Gelu) if scatter => 12.0,
-            _ => self.dp_calls_per_layer(model),
+        if op != crate::collective::Collective::ReduceScatter || !self.lists(dp) {
+            return self.dp_calls_per_layer(model);
+        }
+        match model.mlp {
+            crate::model::Mlp::Swiglu => 9.0,
+            crate::model::Mlp::Gelu => 12.0,
         }
     }
 
-    /// Host time one data-parallel collective over `ranks` ranks spends
-    /// on its per-rank list ([`DpCalls::PerParameterList`]: a dispatch per
-    /// rank), nothing for a flat buffer.
+    /// Host time one sharded data-parallel collective over `ranks` ranks
+    /// spends on its per-rank list under `dp`: one eager dispatch per rank
+    /// (an assumption: DeepSpeed's Python view of each rank's shard and
+    /// PyTorch's copy of each into or out of its flat buffer, taken at
+    /// [`Stack::host_dispatch_us`]; the gather's copies are issued while
+    /// its traffic runs and are counted after it, an upper bound);
+    /// nothing for a flat buffer.
     #[must_use]
-    pub fn dp_list_host(&self, ranks: u32) -> crate::units::Seconds {
-        match self.dp_calls {
-            DpCalls::PerParameterList => {
-                crate::units::Seconds::us(self.host_dispatch_us) * f64::from(ranks)
-            }
-            DpCalls::PerLayer | DpCalls::PerModule => crate::units::Seconds(0.0),
+    pub fn dp_list_host(
+        &self,
+        ranks: u32,
+        dp: crate::scenario::DataParallel,
+    ) -> crate::units::Seconds {
+        if self.lists(dp) {
+            crate::units::Seconds::us(self.host_dispatch_us) * f64::from(ranks)
+        } else {
+            crate::units::Seconds(0.0)
         }
     }
 

@@ -150,6 +150,25 @@ proptest! {
         }
     }
 
+    /// Offloading activations never adds memory, never shortens the step,
+    /// and over a host link that outruns every layer costs nothing.
+    #[test]
+    fn offloading_saves_memory_and_never_time(cfg in any_config(), n in 1u32..200) {
+        // Megatron-Core offloads only with one stage and no recomputation.
+        let mut cfg = cfg;
+        cfg.layout.parallel.pp = 1;
+        cfg.layout.recompute = Recompute::None;
+        let mut off = cfg;
+        off.layout.offload_layers = n;
+        if let (Ok(r), Ok(o)) = (evaluate(&cfg), evaluate(&off)) {
+            prop_assert!(o.memory.total().0 <= r.memory.total().0 * (1.0 + 1e-12));
+            prop_assert!(o.step_time_s >= r.step_time_s * (1.0 - 1e-12));
+            off.cluster.gpu.host_link = Bandwidth(1e30);
+            let free = evaluate(&off).expect("the same layout");
+            prop_assert!((free.step_time_s - r.step_time_s).abs() <= 1e-12 * r.step_time_s);
+        }
+    }
+
     #[test]
     fn more_bandwidth_or_flops_never_slower(cfg in any_config(), f in 1.0f64..8.0, which in 0..5usize) {
         if let Ok(r) = evaluate(&cfg) {

@@ -267,6 +267,12 @@ fn layout(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) {
             "`parallel.virtual_stages` is {v}: the explorer interleaves 2 chunks per stage"
         ));
     }
+    if s.offload_layers > 0 {
+        notices.push(format!(
+            "`offload_layers` is {}: the explorer does not offload",
+            s.offload_layers
+        ));
+    }
     c.micro_batch = s.micro_batch;
     c.recompute = s.recompute;
     c.precision = s.precision;
@@ -404,6 +410,17 @@ mod tests {
         let (read, notices) = import_scenario(&text).unwrap();
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(read, c);
+        // A file that offloads activations (with one stage, as Megatron-Core
+        // needs) loads without them, and says so.
+        c.pp = 1;
+        let text = scenario_json(&c, &Err(String::new()));
+        let offloading = text.replacen("\"recompute\"", "\"offload_layers\": 4, \"recompute\"", 1);
+        let (read, notices) = import_scenario(&offloading).unwrap();
+        assert_eq!(read, c);
+        assert!(
+            notices.iter().any(|n| n.contains("offload_layers")),
+            "{notices:?}"
+        );
     }
 
     /// A preset MoE model with its routing changed is written out whole

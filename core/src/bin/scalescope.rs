@@ -171,8 +171,12 @@ fn validate() {
     let held = all.iter().filter(|c| c.holds()).count();
     for c in &all {
         let layout = c.layout.map_or_else(String::new, |l| {
+            let off = match l.offload_layers {
+                0 => String::new(),
+                n => format!(" offload {n}"),
+            };
             format!(
-                "mb{} v{} {:?}",
+                "mb{} v{} {:?}{off}",
                 l.micro_batch, l.parallel.virtual_stages, l.recompute
             )
         });

@@ -21,7 +21,7 @@ pub struct Layout {
     /// Layers whose saved activations are offloaded to host memory between
     /// their forward and backward (Megatron-Core's
     /// `cpu_offloading_num_layers`; 0 keeps every layer's on the GPU).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "crate::scenario::file::is_zero")]
     pub offload_layers: u32,
 }
 

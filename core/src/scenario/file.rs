@@ -404,7 +404,7 @@ pub struct Scenario {
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
-fn is_zero(v: &u32) -> bool {
+pub(crate) fn is_zero(v: &u32) -> bool {
     *v == 0
 }
 

@@ -99,7 +99,9 @@ pub enum Kind {
     Contention,
     /// The optimizer step.
     Optimizer,
-    /// The GPU idle while the host dispatches the next kernels.
+    /// The GPU idle on its host: while it dispatches the next kernels, or
+    /// while offloaded activations cross a host link slower than the
+    /// layers beside them.
     Host,
     /// The stage idle, waiting for a neighbour (the pipeline's bubble).
     Wait,

@@ -341,7 +341,6 @@ const fn alltoall(row: Row) -> Row {
 const fn fp32_grads(row: Row) -> Row {
     Row {
         grad_bytes: None,
-        offload: 0,
         ..row
     }
 }
@@ -802,7 +801,7 @@ pub const ROWS: &[Row] = &[
     fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(17.6))))))),
     fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, zoo_step(29.0)))))),
     fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, zoo_step(17.6)))))),
-    // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it needs activation offloading, which the model does not have) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
+    // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it offloads activations under a pipeline, which the model's offloading, Megatron-Core's cpu_offloading_num_layers, refuses as Megatron-Core does) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
     fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
     // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
     fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0)))))),

@@ -113,8 +113,8 @@ pub const SECTIONS: &[Section] = &[
              kernels = 6 per layer forward",
             "busy_fwd = max(GPU time, ops_fwd × t_dispatch);  ops_fwd = kernels + 4 + 1 + 2 (TP) \
              + 5 × (cp − 1)",
-            "DeepSpeed of 2021, per collective over n ranks: + n × t_dispatch;  per layer 4 \
-             gathers and 12 reduce-scatters (GPT), 7 and 9 (Llama)",
+            "DeepSpeed of 2021, ZeRO-3, per collective over n ranks: + n × t_dispatch;  per layer \
+             4 gathers and 12 reduce-scatters (GPT), 7 and 9 (Llama)",
             "t_attn without FlashAttention = 2 × 2 × T × s × h ÷ tp ÷ (peak × η_gemm) + 6.5 × \
              2 B × T × s × heads ÷ tp ÷ (HBM bandwidth × 0.8)",
         ],
@@ -441,7 +441,9 @@ pub const SECTIONS: &[Section] = &[
              master (4 B) beside the moments (8 B). Gradients are fp32 (4 B), except that DDP and \
              ZeRO-1 accumulate them in the buffer their reduction reads, bf16 (2 B, g below) \
              where the stack or the run reduces in bf16 (NeMo's grad_sync_dtype: bf16). Each is \
-             divided by the shard count its data-parallel flavour allows.",
+             divided by the shard count its data-parallel flavour allows. Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
+             context, NCCL and the allocator; a layout fits when the total is at most the GPU's \
+             HBM capacity.",
             "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block: with \
              FlashAttention no score matrix is kept, without it (megatron-2021) the scores take \
              5 × heads × s bytes per token. Hidden-sized tensors are replicated across TP ranks \
@@ -454,13 +456,11 @@ pub const SECTIONS: &[Section] = &[
             "Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
              sends that many layers' saved activations to host memory after their forward and \
              brings them back for the backward; one layer's stays in flight. The copies run \
-             beside the next (or previous) layer over the GPU's host link (PCIe Gen3 to Gen5 x16 \
+             beside the next ⌊L ÷ n⌋ layers (Transformer Engine waits for each copy only then; reloads run as far ahead in the backward) over the GPU's host link (PCIe Gen3 to Gen5 x16 \
              on DGX nodes; NVLink-C2C on GB200 and GB300, 900 GB/s both ways per Grace and its \
              two GPUs, 225 GB/s a GPU each way), and the GPU waits (host, in the breakdown) only \
-             where a copy outlasts the layer. As Megatron-Core, it needs a pipeline of one stage \
-             and no recomputation. Buffers hold gathered layers or gradient buckets, and 2 GiB is reserved for the CUDA \
-             context, NCCL and the allocator; a layout fits when the total is at most the GPU's \
-             HBM capacity.",
+             where a copy outlasts those layers. As Megatron-Core, it needs a pipeline of one stage \
+             and no recomputation.",
         ],
         equations: &[
             "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
@@ -475,8 +475,9 @@ pub const SECTIONS: &[Section] = &[
             "a_none = a_selective + (2h ÷ sp + f ÷ tp) × q   (elements per token per layer; q = 1 in \
              bf16, 0.5 in fp8, 0.28 in NVFP4)",
             "a_selective = 2h ÷ sp + (h × (1 + q) + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
-            "offloading n layers: L_s → L_s − n + 1;  wait per offloaded layer = max(0, 2 B × a × T \
-             ÷ host link − layer time), forward and backward",
+            "offloading n layers (pp = 1): activations = 2 B × a × T × (L − n) + max(logits, 2 B × a × \
+             T);  wait per offloaded layer = max(0, 2 B × a × T ÷ host link − ⌊L ÷ n⌋ × layer \
+             time), forward and backward",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
              1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
              whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1, ZB-V);  \
