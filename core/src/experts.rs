@@ -259,15 +259,19 @@ fn hit(e: &Moe, held: f64) -> f64 {
     if held <= size {
         return top / groups * (1.0 - none_among(pool, held, e.top_k));
     }
+    // The chance of missing it, summed over the `j` of its `c` groups the
+    // token chose (hypergeometric: C(c, j) C(groups - c, top - j) over
+    // C(groups, top)).
     let c = (held / size).round().min(groups);
-    let mut p = 0.0;
-    let mut j = 1.0;
+    let all = choose(groups, top);
+    let mut miss = 0.0;
+    let mut j = (top - (groups - c)).max(0.0);
     while j <= c.min(top) {
-        p += choose(c, j) * choose(groups - c, top - j) / choose(groups, top)
-            * (1.0 - none_among(pool, j * size, e.top_k));
+        miss +=
+            choose(c, j) * choose(groups - c, top - j) / all * none_among(pool, j * size, e.top_k);
         j += 1.0;
     }
-    p
+    1.0 - miss
 }
 
 /// `n` choose `r` for small whole numbers (0 where `r` is out of range).
