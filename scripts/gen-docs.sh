@@ -521,13 +521,22 @@ Megatron-LM's 2024 H100 table, published only as an image.
   +10.8% to +21.6%): their recipes recompute named modules (`mla_up_proj`,
   `moe_act`, `mlp`), which the model's three modes do not spell, so the
   model picks none where they recompute some.
-- **DeepSeek-V3's group-limited routing.** Its experts come from a
-  token's best 4 of 8 groups (`n_group`, `topk_group`; the paper's
-  node-limited routing), so DeepEP sends a token to fewer nodes: 3.2
-  other nodes instead of 4.6 over EP 64 on 8 nodes. Costed, Automodel's
-  DeepSeek-V3 on 256 and 1024 H100s went from -28.7% and -15.6% to
-  -18.5% and -3.9%; the Megatron-Bridge rows, inside one NVLink domain,
-  run 1 to 5 points faster (B200 from +51.8% to +56.5%).
+- **Tried and kept out: DeepSeek-V3's group-limited routing**
+  (`docs/experiments/group-limited-routing.patch`). Its experts come from
+  a token's best 4 of 8 groups, so DeepEP would send a token to fewer
+  nodes (3.2 other nodes instead of 4.6 over EP 64 on 8 nodes, drawing
+  the experts uniformly from the chosen groups). It moved Automodel's
+  DeepSeek-V3 on H100 from -28.7% and -15.6% to -18.5% and -3.9%, but
+  for a reason those runs did not have: Automodel's benchmark gate
+  (`FakeBalancedGate`) gives token `t` the experts `8t` to `8t + 7`, two
+  GPUs of one node, not group-limited routing. A review also found the
+  per-holder chance wrong for holders that do not line up with the
+  groups (up to 28% low), about 5% low against Megatron's ranking of
+  groups by their best scores, and its combinatorics overflowing for
+  thousands of groups; and it took the DeepSeek-V3 search from 4.2 to
+  5.3 ms, over its 5 ms budget, by letting 17% more layouts under the
+  cutoff. The routing a benchmark's gate sets (random, grouped,
+  consecutive) belongs in a row, costed exactly, before it comes back.
 - **Activation offloading.** Megatron-Bridge's Llama 3 70B FSDP recipes
   on GB200 and GB300 offload 40 and 20 of the 80 layers' activations to
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the

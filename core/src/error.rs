@@ -71,14 +71,6 @@ pub enum Error {
         /// The most the model simulates.
         max: u64,
     },
-    /// Router groups that do not divide the experts, or whose chosen
-    /// groups hold fewer experts than a token's top-k.
-    RouterGroups {
-        /// Groups.
-        groups: u32,
-        /// Routed experts.
-        experts: u32,
-    },
     /// Activation offloading asks for what Megatron-Core refuses with it.
     OffloadNeeds {
         /// What offloading needs, e.g. "no recomputation".
@@ -226,10 +218,6 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "a pipeline of {stages} stages of {chunks} chunks each would be simulated as {passes} passes, more than the {max} the model runs: lower PP or the virtual stages"
-            ),
-            Self::RouterGroups { groups, experts } => write!(
-                f,
-                "{groups} router groups must split the {experts} experts evenly, and group_top_k groups hold top_k of them"
             ),
             Self::OffloadNeeds { what } => write!(
                 f,

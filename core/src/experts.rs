@@ -240,80 +240,37 @@ fn none_among(experts: f64, s: f64, k: u32) -> f64 {
     p
 }
 
-/// Chance that a token sends a copy to a GPU or domain holding `held`
-/// contiguous experts of `e` (routed `top_k` each). With group-limited
-/// routing the token first takes `group_top_k` of `router_groups` groups
-/// and draws its experts from theirs; groups and holdings are contiguous
-/// runs of experts, so a holder of `c` whole groups is hit when one of
-/// them is chosen (`j` of its groups with the hypergeometric chance) and
-/// an expert falls in it, and a holder inside one group when its group is
-/// chosen and an expert falls among its own.
-fn hit(e: &Moe, held: f64) -> f64 {
-    let experts = f64::from(e.experts);
-    if e.router_groups == 0 {
-        return 1.0 - none_among(experts, held, e.top_k);
-    }
-    let (groups, top) = (f64::from(e.router_groups), f64::from(e.group_top_k));
-    let size = experts / groups;
-    let pool = top * size;
-    if held <= size {
-        return top / groups * (1.0 - none_among(pool, held, e.top_k));
-    }
-    // The chance of missing it, summed over the `j` of its `c` groups the
-    // token chose (hypergeometric: C(c, j) C(groups - c, top - j) over
-    // C(groups, top)).
-    let c = (held / size).round().min(groups);
-    let all = choose(groups, top);
-    let mut miss = 0.0;
-    let mut j = (top - (groups - c)).max(0.0);
-    while j <= c.min(top) {
-        miss +=
-            choose(c, j) * choose(groups - c, top - j) / all * none_among(pool, j * size, e.top_k);
-        j += 1.0;
-    }
-    1.0 - miss
-}
-
-/// `n` choose `r` for small whole numbers (0 where `r` is out of range).
-fn choose(n: f64, r: f64) -> f64 {
-    if r < 0.0 || r > n {
-        return 0.0;
-    }
-    let mut c = 1.0;
-    let mut i = 0.0;
-    while i < r {
-        c *= (n - i) / (i + 1.0);
-        i += 1.0;
-    }
-    c
-}
-
 /// Copies of one token an expert-parallel rank sends per direction of one
 /// All-to-All: over NVLink and across the network. NCCL's All-to-All sends
 /// every routed copy to its expert's GPU; the deduplicating kernels
 /// (DeepEP, HybridEP) send a token once to each GPU holding any of its
 /// experts and across the network once to each other NVLink domain, whose
 /// receiving GPU forwards it (DeepEP's README: "forwarding from NVLink to
-/// RDMA domain"). Group-limited routing narrows the GPUs and domains a
-/// token reaches ([`hit`]); balanced, it leaves each copy's destination,
-/// and so NCCL's spread, as it was.
-pub(crate) fn copies(dispatch: EpDispatch, e: &Moe, ep: u32, inside: u32) -> (f64, f64) {
+/// RDMA domain").
+pub(crate) fn copies(
+    dispatch: EpDispatch,
+    (experts, top_k): (u32, u32),
+    ep: u32,
+    inside: u32,
+) -> (f64, f64) {
     let group = crate::collective::Group::new(ep, inside);
-    let ep_f = f64::from(group.ranks);
+    let (e, ep_f) = (f64::from(experts), f64::from(group.ranks));
     let inside = f64::from(group.ranks_per_node);
     match dispatch {
         EpDispatch::Nccl => {
             // Every routed copy, spread as one All-to-All's buffer is.
             let (nvlink, network) = crate::collective::spread(group);
-            let k = f64::from(e.top_k);
+            let k = f64::from(top_k);
             (k * nvlink, k * network)
         }
         EpDispatch::Deduplicated => {
-            let per_gpu = f64::from(e.experts) / ep_f;
+            let per_gpu = e / ep_f;
             let domains = ep_f / inside;
+            let gpu_hit = 1.0 - none_among(e, per_gpu, top_k);
+            let domain_hit = 1.0 - none_among(e, per_gpu * inside, top_k);
             (
-                (ep_f - 1.0) * hit(e, per_gpu),
-                (domains - 1.0).max(0.0) * hit(e, per_gpu * inside),
+                (ep_f - 1.0) * gpu_hit,
+                (domains - 1.0).max(0.0) * domain_hit,
             )
         }
     }
@@ -341,7 +298,12 @@ pub(crate) fn exchange(cfg: &Config, s: &Shape, links: &Links) -> AllToAll {
     }
     let unit =
         Bytes(tokens_in(cfg, s) * e.load() * f64::from(cfg.model.hidden) * cal::MOE_DISPATCH_BYTES);
-    let sent = copies(cfg.stack.ep_dispatch, &e, p.ep, ep_inside_domain(cfg));
+    let sent = copies(
+        cfg.stack.ep_dispatch,
+        (e.experts, e.top_k),
+        p.ep,
+        ep_inside_domain(cfg),
+    );
     let one = crate::collective::exchange(sent, unit, links) * cfg.model.moe_share();
     AllToAll {
         fwd: one * 2.0,
@@ -365,7 +327,7 @@ mod tests {
         let links = cfg.cluster.links();
         // 64 MB of routed copies: 8 MB per copy of a token batch, top 8.
         let unit = Bytes(8e6);
-        let nccl = |ep, inside| copies(EpDispatch::Nccl, &open(256, 8), ep, inside);
+        let nccl = |ep, inside| copies(EpDispatch::Nccl, (256, 8), ep, inside);
         let inside = exchange(nccl(8, 8), unit, &links);
         let across = exchange(nccl(64, 8), unit, &links);
         // 7/8 of 64 MB at H100's 360 GB/s bus rate, 56/64 at 45 GB/s.
@@ -380,58 +342,18 @@ mod tests {
     /// C(224, 8) / C(256, 8)) = 4.6 on average, and once to each GPU.
     #[test]
     fn deduplicating_dispatch_sends_a_token_once_per_node_and_gpu() {
-        let nccl = copies(EpDispatch::Nccl, &open(256, 8), 64, 8);
-        let dedup = copies(EpDispatch::Deduplicated, &open(256, 8), 64, 8);
+        let nccl = copies(EpDispatch::Nccl, (256, 8), 64, 8);
+        let dedup = copies(EpDispatch::Deduplicated, (256, 8), 64, 8);
         assert!((nccl.1 - 7.0).abs() < 1e-9 && (nccl.0 - 0.875).abs() < 1e-9);
         assert!((dedup.1 - 4.63).abs() < 0.01, "{dedup:?}");
         // 63 other GPUs, each holding 4 experts: 63 x (1 - C(252, 8) / C(256, 8)).
         assert!((dedup.0 - 7.56).abs() < 0.01, "{dedup:?}");
         // One expert per token: nothing to deduplicate.
-        let one = copies(EpDispatch::Deduplicated, &open(64, 1), 64, 8);
-        let plain = copies(EpDispatch::Nccl, &open(64, 1), 64, 8);
+        let one = copies(EpDispatch::Deduplicated, (64, 1), 64, 8);
+        let plain = copies(EpDispatch::Nccl, (64, 1), 64, 8);
         assert!((one.1 - plain.1).abs() < 1e-9, "{one:?} {plain:?}");
         // Inside one domain nothing crosses the network.
-        assert_eq!(copies(EpDispatch::Deduplicated, &open(128, 8), 8, 8).1, 0.0);
-    }
-
-    /// The routed experts of `experts`, top `k`, every group open.
-    fn open(experts: u32, top_k: u32) -> Moe {
-        Moe {
-            experts,
-            top_k,
-            router_groups: 0,
-            group_top_k: 0,
-            ..crate::model::DEEPSEEK_V3.moe.unwrap()
-        }
-    }
-
-    /// DeepSeek-V3's node-limited routing: a token's 8 experts come from
-    /// 4 of 8 groups of 32. Over EP 64 on 8 nodes a node holds one group,
-    /// so a token reaches at most 4 nodes: 7 x 4/8 x (1 - C(96, 8) /
-    /// C(128, 8)) = 3.18 other nodes on average, against 4.63 with every
-    /// expert open. NCCL's every copy goes where it went.
-    #[test]
-    fn node_limited_routing_reaches_fewer_nodes() {
-        let v3 = crate::model::DEEPSEEK_V3.moe.unwrap();
-        assert_eq!((v3.router_groups, v3.group_top_k), (8, 4));
-        let limited = copies(EpDispatch::Deduplicated, &v3, 64, 8);
-        let in_group = 1.0 - choose(96.0, 8.0) / choose(128.0, 8.0);
-        assert!(
-            (limited.1 - 7.0 * 0.5 * in_group).abs() < 1e-9,
-            "{limited:?}"
-        );
-        assert!((limited.1 - 3.18).abs() < 0.01, "{limited:?}");
-        let nccl = |e: &Moe| copies(EpDispatch::Nccl, e, 64, 8);
-        assert_eq!(nccl(&v3), nccl(&open(256, 8)));
-        // A holder of two groups (64 experts): the chance is summed over
-        // how many of its groups the token chose.
-        let two = hit(&v3, 64.0);
-        let direct = (choose(2.0, 1.0)
-            * choose(6.0, 3.0)
-            * (1.0 - choose(96.0, 8.0) / choose(128.0, 8.0))
-            + choose(2.0, 2.0) * choose(6.0, 2.0) * (1.0 - choose(64.0, 8.0) / choose(128.0, 8.0)))
-            / choose(8.0, 4.0);
-        assert!((two - direct).abs() < 1e-12, "{two} {direct}");
+        assert_eq!(copies(EpDispatch::Deduplicated, (128, 8), 8, 8).1, 0.0);
     }
 
     /// The combined 1F1B schedule hides each micro-batch's All-to-All

@@ -93,20 +93,6 @@ pub struct Moe {
     /// balanced routing; a trained router runs at 1.1 to 1.5.
     #[serde(default = "one_f64")]
     pub imbalance: f64,
-    /// Group-limited routing (DeepSeek-V3's node-limited routing;
-    /// Megatron-Core's `moe_router_num_groups`): the experts split into
-    /// this many contiguous groups, and a token's experts are drawn from
-    /// its best [`Moe::group_top_k`] of them. 0: every expert is open.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub router_groups: u32,
-    /// Groups a token's experts are drawn from (`moe_router_group_topk`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub group_top_k: u32,
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)]
-fn is_zero(v: &u32) -> bool {
-    *v == 0
 }
 
 fn one_f64() -> f64 {
@@ -168,8 +154,6 @@ const fn moe(mut m: Model, head_dim: u32, e: (u32, u32, u32, u32, u32)) -> Model
         first_dense: e.4,
         capacity: None,
         imbalance: 1.0,
-        router_groups: 0,
-        group_top_k: 0,
     });
     m
 }
@@ -219,34 +203,19 @@ pub const GPT_OSS_120B: Model = moe(
 /// deepseek-ai/DeepSeek-V3: 61 layers, hidden 7168, 128 heads; MLA with
 /// q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128;
 /// the first 3 layers dense (18432), then 256 routed experts of 2048,
-/// top-8, one shared, drawn from the best 4 of 8 groups (`n_group`,
-/// `topk_group`; the paper's node-limited routing, at most 4 nodes a
-/// token); vocab 129280. Multi-token prediction is left out.
+/// top-8, one shared; vocab 129280. Multi-token prediction is left out.
 pub const DEEPSEEK_V3: Model = Model {
     latent: Some(Latent {
         q_rank: 1536,
         kv_rank: 512,
         rope: 64,
     }),
-    ..grouped(
-        moe(
-            llama(61, 7168, 128, 128, 18432, 129_280),
-            128,
-            (256, 8, 2048, 1, 3),
-        ),
-        (8, 4),
+    ..moe(
+        llama(61, 7168, 128, 128, 18432, 129_280),
+        128,
+        (256, 8, 2048, 1, 3),
     )
 };
-
-/// `m` with group-limited routing: `(groups, groups a token draws from)`.
-const fn grouped(mut m: Model, (groups, top): (u32, u32)) -> Model {
-    if let Some(mut e) = m.moe {
-        e.router_groups = groups;
-        e.group_top_k = top;
-        m.moe = Some(e);
-    }
-    m
-}
 
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
 /// is the Llama-2-architecture TinyLlama 1.1B.
@@ -558,5 +527,73 @@ impl Model {
 }
 
 #[cfg(test)]
-#[path = "model_tests.rs"]
-mod tests;
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preset_parameter_counts_match_published_sizes() {
+        let cases = [
+            ("llama2-1b", 1.10),
+            ("llama2-7b", 6.74),
+            ("llama2-13b", 13.0),
+            ("llama2-70b", 69.0),
+            ("llama3-8b", 8.03),
+            ("llama3-70b", 70.6),
+            ("llama3-405b", 405.9),
+            ("gpt3-175b", 175.0),
+        ];
+        for (id, billions) in cases {
+            let p = preset(id).unwrap().params() / 1e9;
+            assert!((p - billions).abs() / billions < 0.02, "{id}: {p}");
+        }
+    }
+
+    #[test]
+    fn moe_presets_have_their_published_total_and_active_sizes() {
+        // (id, total, active) in billions, from each model's card; active
+        // counts both embedding tables, as Mistral's and Qwen's cards do
+        // (OpenAI's 5.13B for GPT-OSS leaves out its 0.58B input table).
+        let cases = [
+            ("mixtral-8x7b", 46.7, 12.9),
+            ("mixtral-8x22b", 141.0, 39.0),
+            ("qwen3-30b-a3b", 30.5, 3.3),
+            ("qwen3-235b-a22b", 235.0, 22.0),
+            ("gpt-oss-120b", 116.8, 5.13 + 0.58),
+            ("deepseek-v3", 671.0, 37.0),
+        ];
+        for (id, total, active) in cases {
+            let m = preset(id).unwrap();
+            let p = m.params() / 1e9;
+            let a = m.active_params() / 1e9;
+            assert!((p - total).abs() / total < 0.03, "{id}: {p}");
+            assert!((a - active).abs() / active < 0.06, "{id}: {a}");
+        }
+    }
+
+    #[test]
+    fn moe_flops_per_token_follow_megatron_bridge_tables() {
+        // Model TFLOP/s over tokens/s per GPU in NVIDIA's Megatron-Bridge
+        // 26.06 table (seq 4096): DeepSeek-V3 1648/6338, Qwen3-30B-A3B
+        // 1041/45275, Qwen3-235B-A22B 1337/9033, GPT-OSS-120B 1081/33166.
+        let cases = [
+            ("deepseek-v3", 260.0),
+            ("qwen3-30b-a3b", 23.0),
+            ("qwen3-235b-a22b", 148.0),
+            ("gpt-oss-120b", 32.6),
+        ];
+        for (id, gflops) in cases {
+            let f = preset(id).unwrap().flops_per_token(4096) / 1e9;
+            assert!((f - gflops).abs() / gflops < 0.1, "{id}: {f} GFLOP/token");
+        }
+    }
+
+    #[test]
+    fn flops_per_token_is_six_n_plus_attention() {
+        let m = preset("llama2-7b").unwrap();
+        let f = m.flops_per_token(4096);
+        // 6 x 6.608e9 matmul parameters + 6 x 32 x 4096 x 4096 (causal).
+        assert!((f / 1e9 - 42.87).abs() < 0.05, "{f}");
+        let palm = m.flops_per_token_palm(4096);
+        assert!((palm / 1e9 - 46.09).abs() < 0.05, "{palm}");
+    }
+}

@@ -351,19 +351,6 @@ fn check_mixture(m: &crate::model::Model) -> Result<(), Error> {
         if let Some(c) = e.capacity {
             load(c, "model.moe.capacity")?;
         }
-        if e.router_groups > 0 {
-            // Megatron-Core's router: groups divide the experts, and the
-            // chosen groups hold at least top-k experts.
-            positive(e.router_groups, "model.moe.router_groups", e.experts)?;
-            positive(e.group_top_k, "model.moe.group_top_k", e.router_groups)?;
-            let size = e.experts / e.router_groups;
-            if e.experts % e.router_groups != 0 || e.group_top_k * size < e.top_k {
-                return Err(Error::RouterGroups {
-                    groups: e.router_groups,
-                    experts: e.experts,
-                });
-            }
-        }
     }
     Ok(())
 }

@@ -75,7 +75,5 @@ pub(crate) fn moe(r: &mut Rng) -> Option<Moe> {
         } else {
             r.unit() * 100.0 - 10.0
         },
-        router_groups: if r.chance(20) { r.count(5) } else { 0 },
-        group_top_k: r.count(3),
     })
 }
