@@ -543,7 +543,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
   model fitted them only with full or selective recomputation (-18.6% and
   -1.4%); with it, no recomputation as the recipes run, the copies over
   NVLink-C2C hidden behind the layers Transformer Engine spaces them
-  over: +5.8% and +1.6%.
+  over: +5.7% and +1.6%.
 TEXT
 } >"$out/validation.md"
 "$bin" pages "$out/pages"

@@ -288,11 +288,12 @@ fn saved_per_layer(cfg: &Config, w: &Widths) -> (f64, f64) {
 /// The time the GPU waits, per layer and micro-batch on the mean over the
 /// layers (forward, backward), for activation offloading. Transformer
 /// Engine's offload handler (`cpu_offload.py`, `layer_window_map`) copies
-/// the first `n` of `L` layers' saved activations to host memory and
-/// waits for copy `i` only at the end of layer `⌊L / n⌋ × (i + 1) − 1`,
-/// and reloads them as far ahead in the backward: each copy has
-/// `⌊L / n⌋` layers to cross the GPU's host link beside, and only what
-/// outlasts them shows. Megatron-Core offloads only without a pipeline
+/// the first `n` of `L` layers' saved activations to host memory, one
+/// after another, and waits for copy `i` at the end of layer
+/// `w (i + 1) - 1`, `w = ⌊L / n⌋`; the reloads run as far ahead in the
+/// backward. The first copy, issued after layer 0, has `w - 1` layers
+/// beside it, each later one `w`, on the GPU's host link; what outlasts
+/// them shows. Megatron-Core offloads only without a pipeline
 /// ([`Config::check_layout`]), so the stage holds every layer.
 pub(crate) fn offload_wait(cfg: &Config, busy: (Seconds, Seconds)) -> (Seconds, Seconds) {
     let n = cfg.layout.offload_layers.min(cfg.model.layers);
@@ -300,12 +301,14 @@ pub(crate) fn offload_wait(cfg: &Config, busy: (Seconds, Seconds)) -> (Seconds, 
         return (Seconds(0.0), Seconds(0.0));
     }
     let copy = Bytes(saved_per_layer(cfg, &Widths::of(cfg)).0) / cfg.cluster.gpu.host_link;
-    let window = f64::from(cfg.model.layers / n);
-    let share = f64::from(n) / f64::from(cfg.model.layers);
-    (
-        (copy - busy.0 * window).max(Seconds(0.0)) * share,
-        (copy - busy.1 * window).max(Seconds(0.0)) * share,
-    )
+    let w = f64::from(cfg.model.layers / n);
+    let layers = f64::from(cfg.model.layers);
+    let wait = |layer: Seconds| {
+        let zero = Seconds(0.0);
+        ((copy - layer * (w - 1.0)).max(zero) + (copy - layer * w).max(zero) * f64::from(n - 1))
+            / layers
+    };
+    (wait(busy.0), wait(busy.1))
 }
 
 /// Micro-batches whose activations a stage holds at its peak: the first

@@ -382,6 +382,7 @@ fn can_open_as_saved(e: &CoreError) -> bool {
             | CoreError::HeadsNotDividingHidden { .. }
             | CoreError::KvHeadsNotDividingHeads { .. }
             | CoreError::PrecisionUnsupported { .. }
+            | CoreError::OffloadNeeds { .. }
     )
 }
 

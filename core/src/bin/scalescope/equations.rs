@@ -452,11 +452,12 @@ pub const SECTIONS: &[Section] = &[
              scores); full recomputation keeps only each layer's input, plus one layer's working \
              set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
              input for its weight gradient as the quantised copy (1 byte an element in fp8, \
-             0.56 in NVFP4), not in bf16: q below.",
+             0.56 in NVFP4), not in bf16: q below (1 under paper and torchtitan, whose fp8 \
+             linears, torchao's, save the bf16 tensors).",
             "Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
              sends that many layers' saved activations to host memory after their forward and \
              brings them back for the backward; one layer's stays in flight. The copies run \
-             beside the next ⌊L ÷ n⌋ layers (Transformer Engine waits for each copy only then; reloads run as far ahead in the backward) over the GPU's host link (PCIe Gen3 to Gen5 x16 \
+             one after another over the GPU's host link, the first beside w − 1 layers and each later one beside w = ⌊L ÷ n⌋ (Transformer Engine waits for copy i only at the end of layer w (i + 1) − 1; the reloads run as far ahead in the backward) (PCIe Gen3 to Gen5 x16 \
              on DGX nodes; NVLink-C2C on GB200 and GB300, 900 GB/s both ways per Grace and its \
              two GPUs, 225 GB/s a GPU each way), and the GPU waits (host, in the breakdown) only \
              where a copy outlasts those layers. As Megatron-Core, it needs a pipeline of one stage \
@@ -476,8 +477,8 @@ pub const SECTIONS: &[Section] = &[
              bf16, 0.5 in fp8, 0.28 in NVFP4)",
             "a_selective = 2h ÷ sp + (h × (1 + q) + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
             "offloading n layers (pp = 1): activations = 2 B × a × T × (L − n) + max(logits, 2 B × a × \
-             T);  wait per offloaded layer = max(0, 2 B × a × T ÷ host link − ⌊L ÷ n⌋ × layer \
-             time), forward and backward",
+             T);  wait per micro-batch = max(0, c − (w − 1) t) + (n − 1) × max(0, c − w t), c = 2 B \
+             × a × T ÷ host link, t a layer's time, forward and backward",
             "in flight = 1 (pp = 1);  m (GPipe);  min(m, pp) (1F1B);  min(m, (2 (pp − 1) + (v − \
              1) × n + 1) ÷ v) (interleaved, first stage; n the group of micro-batches, pp in \
              whole rounds: pp + (pp − 1) ÷ v);  min(m, pp) on every stage (ZB-H1, ZB-V);  \
