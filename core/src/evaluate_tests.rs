@@ -319,3 +319,22 @@ fn transformer_engines_fp8_saves_gemm_inputs_in_one_byte() {
     cfg.precision = crate::scenario::Precision::Bf16;
     assert_eq!(memory::per_gpu(&cfg).activations, titan);
 }
+
+/// Transformer Engine waits for offload copy `i` at the end of layer
+/// `w (i + 1) - 1`: the first copy, issued after layer 0, has one layer
+/// fewer beside it than the rest.
+#[test]
+fn the_first_offload_copy_has_one_layer_fewer_to_hide_behind() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.layout.offload_layers = 16;
+    let zero = Seconds(0.0);
+    let layers = f64::from(cfg.model.layers);
+    // With no layer to hide behind, all 16 copies show.
+    let copy = memory::offload_wait(&cfg, (zero, zero)).0 * (layers / 16.0);
+    // Layers of 0.6 copies: two of them (w = 2) hide every copy but the
+    // first, which has one layer beside it and shows 0.4 of a copy.
+    let t = copy * 0.6;
+    let (fwd, bwd) = memory::offload_wait(&cfg, (t, t));
+    assert!((fwd.0 * layers - 0.4 * copy.0).abs() < 1e-12 * copy.0.max(1e-9));
+    assert_eq!(fwd, bwd);
+}

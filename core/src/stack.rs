@@ -125,17 +125,16 @@ pub enum DpCalls {
     /// its own parameters (four Linear modules per GPT layer, seven per
     /// Llama layer in Hugging Face's split q, k, v, o, gate, up, down).
     PerModule,
-    /// DeepSpeed ZeRO-3 before PyTorch had `_all_gather_base` and
+    /// DeepSpeed's ZeRO-3 before PyTorch had `_all_gather_base` and
     /// `_reduce_scatter_base` (DeepSpeed 0.3 to 0.5, early 2021): one
-    /// gather per partitioned parameter
-    /// (a weight matrix; parameters under
-    /// `stage3_param_persistence_threshold`, 1e5 elements, stay whole)
-    /// and one reduce-scatter per parameter with a gradient (weights,
-    /// biases, norms), each over a Python list of one tensor per rank:
-    /// the host builds a view for each rank and PyTorch's list collectives
-    /// copy each rank's tensor in or out of a flat buffer
-    /// (`ProcessGroupNCCL::allgather`, `reduce_scatter`), one host
-    /// dispatch per rank per call.
+    /// gather per partitioned parameter (a weight matrix; parameters under
+    /// `stage3_param_persistence_threshold`, 1e5 elements, stay whole) and
+    /// one reduce-scatter per parameter with a gradient (weights, biases,
+    /// norms), each over a Python list of one tensor per rank: the host
+    /// builds a view for each rank and PyTorch's list collectives copy
+    /// each rank's tensor in or out of a flat buffer
+    /// (`ProcessGroupNCCL::allgather`, `reduce_scatter`), one host dispatch
+    /// per rank per call. Its other flavours take one per module.
     PerParameterList,
 }
 
