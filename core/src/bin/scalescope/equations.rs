@@ -456,12 +456,14 @@ pub const SECTIONS: &[Section] = &[
              linears, torchao's, save the bf16 tensors).",
             "Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
              sends that many layers' saved activations to host memory after their forward and \
-             brings them back for the backward; one layer's stays in flight. The copies run \
-             one after another over the GPU's host link, the first beside w − 1 layers and each later one beside w = ⌊L ÷ n⌋ (Transformer Engine waits for copy i only at the end of layer w (i + 1) − 1; the reloads run as far ahead in the backward) (PCIe Gen3 to Gen5 x16 \
-             on DGX nodes; NVLink-C2C on GB200 and GB300, 900 GB/s both ways per Grace and its \
-             two GPUs, 225 GB/s a GPU each way), and the GPU waits (host, in the breakdown) only \
-             where a copy outlasts those layers. As Megatron-Core, it needs a pipeline of one stage \
-             and no recomputation.",
+             brings them back for the backward; one layer's stays in flight. The copies run one \
+             after another over the GPU's host link (PCIe Gen3 to Gen5 x16 on DGX nodes; \
+             NVLink-C2C on GB200 and GB300, 900 GB/s both ways per Grace and its two GPUs, taken \
+             as 225 GB/s a GPU each way). Transformer Engine waits for copy i only at the end of \
+             layer w (i + 1) − 1, w = ⌊L ÷ n⌋, so the first copy runs beside w − 1 layers and each \
+             later one beside w, and the reloads run as far ahead in the backward; the GPU waits \
+             (host, in the breakdown) only where a copy outlasts those layers. As Megatron-Core, \
+             it needs a pipeline of one stage and no recomputation.",
         ],
         equations: &[
             "P = P_stage;  D = dp × cp;  D_node = r_dp = clamp(⌊GPUs per node ÷ tp⌋, 1, D)",
