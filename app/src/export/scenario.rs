@@ -200,6 +200,11 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
             "`hardware.hbm_gib` is not an explorer control: the GPU's datasheet HBM capacity is used",
         ));
     }
+    if s.offload_layers > 0 || hw.host_link_gb_per_s.is_some() {
+        notices.push(String::from(
+            "`offload_layers` and `hardware.host_link_gb_per_s` are not explorer controls: the explorer does not offload",
+        ));
+    }
     Ok(())
 }
 
@@ -265,12 +270,6 @@ fn layout(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) {
         };
         notices.push(format!(
             "`parallel.virtual_stages` is {v}: the explorer interleaves 2 chunks per stage"
-        ));
-    }
-    if s.offload_layers > 0 {
-        notices.push(format!(
-            "`offload_layers` is {}: the explorer does not offload",
-            s.offload_layers
         ));
     }
     c.micro_batch = s.micro_batch;
@@ -415,13 +414,16 @@ mod tests {
         // needs) loads without them, and says so.
         c.pp = 1;
         let text = scenario_json(&c, &Err(String::new()));
-        let offloading = text.replacen("\"recompute\"", "\"offload_layers\": 4, \"recompute\"", 1);
-        let (read, notices) = import_scenario(&offloading).unwrap();
-        assert_eq!(read, c);
-        assert!(
-            notices.iter().any(|n| n.contains("offload_layers")),
-            "{notices:?}"
-        );
+        let offload = ("\"recompute\"", "\"offload_layers\": 4, \"recompute\"");
+        let host = ("\"gpu\"", "\"host_link_gb_per_s\": 32, \"gpu\"");
+        for (at, with) in [offload, host] {
+            let (read, notices) = import_scenario(&text.replacen(at, with, 1)).unwrap();
+            assert_eq!(read, c);
+            assert!(
+                notices.iter().any(|n| n.contains("does not offload")),
+                "{notices:?}"
+            );
+        }
     }
 
     /// A preset MoE model with its routing changed is written out whole

@@ -306,6 +306,7 @@ impl Controls {
                 hbm_gb_per_s: o.hbm_gb_per_s,
                 nvlink_gb_per_s: o.nvlink_gb_per_s,
                 dp_overlap_gb_per_s: o.dp_overlap_gb_per_s,
+                host_link_gb_per_s: None,
             },
             // A preset with its routing changed is written out whole.
             model: if PRESETS.iter().any(|p| p.id == self.model)

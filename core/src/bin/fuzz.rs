@@ -129,6 +129,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             hbm_gb_per_s: opt(r),
             nvlink_gb_per_s: opt(r),
             dp_overlap_gb_per_s: opt(r),
+            host_link_gb_per_s: opt(r),
         },
         model,
         seq_len: if r.chance(90) {

@@ -262,6 +262,7 @@ impl Row<'_> {
                 hbm_gb_per_s: None,
                 nvlink_gb_per_s: None,
                 dp_overlap_gb_per_s: None,
+                host_link_gb_per_s: None,
             },
             model: ModelSpec::Preset(String::from(self.required("model")?)),
             seq_len: self.count("seq", None)?,

@@ -70,6 +70,7 @@ impl Config {
             (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),
             (c.gpu.hbm_bandwidth.as_gb_s(), "hardware.hbm_gb_per_s"),
             (c.gpu.nvlink.as_gb_s(), "hardware.nvlink_gb_per_s"),
+            (c.gpu.host_link.as_gb_s(), "hardware.host_link_gb_per_s"),
             (
                 c.network_per_gpu.as_gb_s() * 8.0,
                 "hardware.inter_node_gbps_per_gpu",

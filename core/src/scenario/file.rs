@@ -319,6 +319,10 @@ pub struct HardwareSpec {
     /// paper's calibration (17% of the NVLink bus rate: 61 GB/s on H100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dp_overlap_gb_per_s: Option<f64>,
+    /// Override: GB/s per GPU each way to host memory, which offloaded
+    /// activations cross (PCIe, or NVLink-C2C on GB200 and GB300).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_link_gb_per_s: Option<f64>,
 }
 
 /// A model given by preset name or by shape.
@@ -431,6 +435,7 @@ impl Scenario {
                 hbm_gb_per_s: None,
                 nvlink_gb_per_s: None,
                 dp_overlap_gb_per_s: None,
+                host_link_gb_per_s: None,
             },
             model: ModelSpec::Preset(String::from("llama2-7b")),
             seq_len: 4096,

@@ -73,6 +73,9 @@ impl Scenario {
             cluster.network_per_gpu =
                 Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
         }
+        if let Some(v) = hw.host_link_gb_per_s {
+            cluster.gpu.host_link = Bandwidth::gb_s(positive_f(v, "hardware.host_link_gb_per_s")?);
+        }
         if let Some(v) = hw.dp_overlap_gb_per_s {
             cluster.dp_overlap_bandwidth = Some(Bandwidth::gb_s(positive_f(
                 v,

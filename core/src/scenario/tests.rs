@@ -449,3 +449,22 @@ fn a_file_names_the_layers_it_offloads_and_writes_none_when_none() {
     let e = piped.to_config().and_then(|c| c.check()).unwrap_err();
     assert!(matches!(e, Error::OffloadNeeds { .. }), "{e:?}");
 }
+
+#[test]
+fn a_file_can_set_the_host_link_offloaded_activations_cross() {
+    let mut s = Scenario::example();
+    s.offload_layers = 16;
+    let default = evaluate(&s.to_config().unwrap()).unwrap();
+    s.hardware.host_link_gb_per_s = Some(16.0);
+    let cfg = s.to_config().unwrap();
+    assert!((cfg.cluster.gpu.host_link.as_gb_s() - 16.0).abs() < 1e-9);
+    // A quarter of Gen5's rate: the copies outlast their layers.
+    assert!(evaluate(&cfg).unwrap().breakdown.host.0 > default.breakdown.host.0);
+    s.hardware.host_link_gb_per_s = Some(0.0);
+    assert!(matches!(
+        s.to_config(),
+        Err(Error::NotPositive {
+            field: "hardware.host_link_gb_per_s"
+        })
+    ));
+}
