@@ -358,9 +358,6 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
 fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
     let w = Widths::of(cfg);
     let (layer, tokens) = saved_per_layer(cfg, &w);
-    let (first_in_flight, last_in_flight) = in_flight(cfg);
-    let stage = layer * layers_stage;
-    let stage_last = layer * layers_last;
     // fp32 logits and their gradient, one micro-batch's at a time.
     let logits = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / w.tp;
     let mut activations = if cfg.layout.parallel.pp == 1 {
@@ -371,7 +368,8 @@ fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
         let off = f64::from(cfg.layout.offload_layers).min(layers_stage);
         layer * (layers_stage - off) + logits.max(layer * off.min(1.0))
     } else {
-        (stage * first_in_flight).max(stage_last * last_in_flight + logits)
+        let (first_in_flight, last_in_flight) = in_flight(cfg);
+        (layer * layers_stage * first_in_flight).max(layer * layers_last * last_in_flight + logits)
     };
     if cfg.layout.recompute == Recompute::Full {
         // One layer's full working set while it is recomputed.

@@ -161,16 +161,19 @@ impl Config {
         let m = &self.model;
         let p = &self.layout.parallel;
         let off = self.layout.offload_layers;
-        if off >= m.layers && off > 0 {
+        if off == 0 {
+            return Ok(());
+        }
+        if off >= m.layers {
             return Err(Error::TooLarge {
                 field: "offload_layers",
                 max: f64::from(m.layers - 1),
             });
         }
-        if off > 0 && p.pp > 1 {
+        if p.pp > 1 {
             return Err(Error::OffloadNeeds { what: "pp = 1" });
         }
-        if off > 0 && self.layout.recompute != super::Recompute::None {
+        if self.layout.recompute != super::Recompute::None {
             return Err(Error::OffloadNeeds {
                 what: "no recomputation",
             });

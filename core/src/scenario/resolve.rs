@@ -47,6 +47,9 @@ impl Scenario {
         if let Some(v) = hw.nvlink_gb_per_s {
             gpu.nvlink = Bandwidth::gb_s(positive_f(v, "hardware.nvlink_gb_per_s")?);
         }
+        if let Some(v) = hw.host_link_gb_per_s {
+            gpu.host_link = Bandwidth::gb_s(positive_f(v, "hardware.host_link_gb_per_s")?);
+        }
         let mut cluster = Cluster::new(gpu, hw.nodes);
         if let Some(g) = hw.gpus_per_node {
             positive(g, "hardware.gpus_per_node", limits::GPUS_PER_NODE)?;
@@ -72,9 +75,6 @@ impl Scenario {
         if let Some(v) = hw.inter_node_gbps_per_gpu {
             cluster.network_per_gpu =
                 Bandwidth::gbit_s(positive_f(v, "hardware.inter_node_gbps_per_gpu")?);
-        }
-        if let Some(v) = hw.host_link_gb_per_s {
-            cluster.gpu.host_link = Bandwidth::gb_s(positive_f(v, "hardware.host_link_gb_per_s")?);
         }
         if let Some(v) = hw.dp_overlap_gb_per_s {
             cluster.dp_overlap_bandwidth = Some(Bandwidth::gb_s(positive_f(
