@@ -389,8 +389,17 @@ impl Step {
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
-        let exchange = crate::experts::exchange(cfg, &shape, &links);
-        let mut step = Self {
+        let unscheduled = (
+            crate::experts::exchange(cfg, &shape, &links),
+            compute_fwd,
+            compute_bwd,
+            tensor,
+        );
+        // Scheduled before the step is built, so that the step (its
+        // configuration and every per-layer cost) is written once, in place,
+        // not built and then copied out.
+        let s = phases::Scheduled::of(cfg, &layer, unscheduled, slowdown, (m, v));
+        Self {
             cfg: *cfg,
             shape,
             links,
@@ -399,52 +408,32 @@ impl Step {
             v,
             layer,
             head_fwd,
-            tensor,
+            tensor: s.tensor,
             context,
-            a2a: exchange,
-            busy_fwd: compute_fwd,
-            busy_bwd: compute_bwd,
-            host_fwd: Seconds(0.0),
-            host_bwd: Seconds(0.0),
+            a2a: s.a2a,
+            busy_fwd: s.busy.0,
+            busy_bwd: s.busy.1,
+            host_fwd: s.host.0,
+            host_bwd: s.host.1,
             shards: phases::shard_group(cfg),
-            unscheduled: (exchange, compute_fwd, compute_bwd, tensor),
-        };
-        step.schedule();
-        step
+            unscheduled,
+        }
     }
 
-    /// What depends on the schedule and its chunks: how much of the
-    /// All-to-All the schedule hides, and the layer's busy time with the
-    /// host's dispatch.
+    /// Sets what depends on the schedule and its chunks
+    /// ([`phases::Scheduled`]).
     fn schedule(&mut self) {
-        let cfg = &self.cfg;
-        let recompute = cfg.layout.recompute;
-        let (exchange, compute_fwd, compute_bwd, tensor) = self.unscheduled;
-        self.tensor = if cfg.layout.parallel.splits_backward() {
-            tensor.blocking()
-        } else {
-            tensor
-        };
-        let compute_bwd = compute_bwd + self.tensor.bwd.exposed + self.tensor.stretch_bwd;
-        let a2a = exchange.overlapped(
-            cfg,
+        let s = phases::Scheduled::of(
+            &self.cfg,
             &self.layer,
-            (compute_fwd, compute_bwd),
+            self.unscheduled,
             self.slowdown,
             (self.m, self.v),
         );
-        let gpu_fwd = compute_fwd + a2a.fwd + a2a.stretch_fwd;
-        let gpu_bwd = compute_bwd + a2a.bwd + a2a.recompute(recompute) + a2a.stretch_bwd;
-        let (ops_fwd, ops_bwd) = phases::kernels(cfg);
-        let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
-        self.a2a = a2a;
-        let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
-        let busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
-        let (wait_fwd, wait_bwd) = crate::memory::offload_wait(cfg, (busy_fwd, busy_bwd));
-        self.busy_fwd = busy_fwd + wait_fwd;
-        self.busy_bwd = busy_bwd + wait_bwd;
-        self.host_fwd = self.busy_fwd - gpu_fwd;
-        self.host_bwd = self.busy_bwd - gpu_bwd;
+        self.tensor = s.tensor;
+        self.a2a = s.a2a;
+        (self.busy_fwd, self.busy_bwd) = s.busy;
+        (self.host_fwd, self.host_bwd) = s.host;
     }
 
     /// One stage of `layers` layers (with the output head when `head`):

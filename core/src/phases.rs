@@ -392,6 +392,53 @@ pub(crate) use crate::data_parallel::{
     data_parallel, shard_group, Bucketed, DataParallelCost, PerMicroBatch,
 };
 
+/// What depends on the schedule and its chunks: the tensor-parallel
+/// collectives it leaves, how much of the All-to-All it hides, and the
+/// layer's busy time (forward, backward) with what the host's dispatch and
+/// offloaded copies add to it.
+pub(crate) struct Scheduled {
+    pub(crate) tensor: Tensor,
+    pub(crate) a2a: crate::experts::AllToAll,
+    pub(crate) busy: (Seconds, Seconds),
+    pub(crate) host: (Seconds, Seconds),
+}
+
+impl Scheduled {
+    /// Scheduled from a step's unscheduled costs, its slowdown beside
+    /// collectives and its micro-batches and chunks `(m, v)`.
+    pub(crate) fn of(
+        cfg: &Config,
+        layer: &LayerCompute,
+        unscheduled: (crate::experts::AllToAll, Seconds, Seconds, Tensor),
+        slowdown: f64,
+        mv: (f64, f64),
+    ) -> Self {
+        let recompute = cfg.layout.recompute;
+        let (exchange, compute_fwd, compute_bwd, tensor) = unscheduled;
+        let tensor = if cfg.layout.parallel.splits_backward() {
+            tensor.blocking()
+        } else {
+            tensor
+        };
+        let compute_bwd = compute_bwd + tensor.bwd.exposed + tensor.stretch_bwd;
+        let a2a = exchange.overlapped(cfg, layer, (compute_fwd, compute_bwd), slowdown, mv);
+        let gpu_fwd = compute_fwd + a2a.fwd + a2a.stretch_fwd;
+        let gpu_bwd = compute_bwd + a2a.bwd + a2a.recompute(recompute) + a2a.stretch_bwd;
+        let (ops_fwd, ops_bwd) = kernels(cfg);
+        let dispatch = Seconds::us(cfg.stack.host_dispatch_us);
+        let busy_fwd = gpu_fwd.max(dispatch * ops_fwd);
+        let busy_bwd = gpu_bwd.max(dispatch * ops_bwd);
+        let (wait_fwd, wait_bwd) = crate::memory::offload_wait(cfg, (busy_fwd, busy_bwd));
+        let busy = (busy_fwd + wait_fwd, busy_bwd + wait_bwd);
+        Self {
+            tensor,
+            a2a,
+            busy,
+            host: (busy.0 - gpu_fwd, busy.1 - gpu_bwd),
+        }
+    }
+}
+
 #[cfg(test)]
 #[path = "phases_tests.rs"]
 mod tests;

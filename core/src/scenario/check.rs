@@ -8,6 +8,9 @@ use crate::error::Error;
 /// Checks that a count is at least 1 and at most `max`; the error names
 /// `field`.
 pub(super) fn positive(v: u32, field: &'static str, max: u32) -> Result<(), Error> {
+    if (1..=max).contains(&v) {
+        return Ok(());
+    }
     if v == 0 {
         return Err(Error::NotPositive { field });
     }
@@ -24,6 +27,11 @@ pub(super) fn positive(v: u32, field: &'static str, max: u32) -> Result<(), Erro
 /// [`limits::HARDWARE_MIN`] and [`limits::HARDWARE_VALUE`], and returns it;
 /// the error names `field`.
 pub(super) fn positive_f(v: f64, field: &'static str) -> Result<f64, Error> {
+    // The common case in two comparisons (NaN fails both); what fails them
+    // is named below.
+    if (limits::HARDWARE_MIN..=limits::HARDWARE_VALUE).contains(&v) {
+        return Ok(v);
+    }
     if v.is_nan() || v <= 0.0 || !v.is_finite() {
         return Err(Error::NotPositive { field });
     }

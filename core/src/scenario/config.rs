@@ -80,6 +80,10 @@ impl Config {
     pub fn pipeline_split(&self) -> (u32, u32) {
         let m = &self.model;
         let p = &self.layout.parallel;
+        if p.pp <= 1 {
+            // One stage holds every layer ([`crate::evaluate::split_layers`]).
+            return (0, m.layers);
+        }
         let chunks = u64::from(p.pp) * u64::from(p.virtual_stages);
         if p.schedule == Schedule::Interleaved
             && p.pp > 1

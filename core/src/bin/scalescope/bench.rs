@@ -22,7 +22,7 @@ pub(super) fn all() {
 /// nodes), timed over `runs` rounds of 2,000 (`bench eval --runs N` runs
 /// only this, for a profiler).
 pub(super) fn evaluation(runs: usize) {
-    let cfg = Scenario::example()
+    let mut c = Scenario::example()
         .to_config()
         .expect("the example scenario is valid");
     let mut samples = Vec::with_capacity(runs);
@@ -31,7 +31,8 @@ pub(super) fn evaluation(runs: usize) {
         let n = 2000;
         let t = Instant::now();
         for i in 0..n {
-            let mut c = cfg;
+            // Set in place, as a slider sets the explorer's configuration:
+            // the loop times the evaluation, not a copy of its input.
             c.cluster.nodes = 1 + (i % 64);
             c.global_batch = 16 * c.cluster.nodes;
             if let Ok(r) = evaluate(&c) {
