@@ -518,9 +518,26 @@ Megatron-LM's 2024 H100 table, published only as an image.
   -3.4% to -1.9%; the Llama 3 70B FSDP rows fit with the activation
   offloading their recipes set, below), the MoE rows move further fast
   (DeepSeek-V3 on GB200 from +20.7% to +28.6%, Qwen3 30B on GB300 from
-  +10.8% to +21.6%): their recipes recompute named modules (`mla_up_proj`,
-  `moe_act`, `mlp`), which the model's three modes do not spell, so the
-  model picks none where they recompute some.
+  +10.8% to +21.6%): their recipes recompute named modules, which the
+  model's three modes do not spell, so the model picks none where they
+  recompute some. Megatron-Bridge's configs name them: `mla_up_proj` for
+  DeepSeek-V3 on every Blackwell system, `layernorm` and `moe_act` for
+  GPT-OSS on GB200, B200 and H100, none for Qwen3.
+- **Saved activations at the widths attention keeps.** The queries and
+  the attention's output were counted `hidden` wide. They are `heads ×
+  head_dim` wide: twice `hidden` in Qwen3 (4096 against 2048, 8192
+  against 4096), 1.4 times in GPT-OSS. DeepSeek-V3's latent attention
+  keeps more again. Megatron-Core's `multi_latent_attention.py` keeps
+  each head's query and key with its rotary part (128 × 192 each), the
+  values (128 × 128), the compressed latents with their norms' outputs
+  (1536 and 512). In bf16 without recomputation at TP 1 that is 86,016
+  elements a token per layer for attention, where 47,104 were counted
+  (queries 7,168 to 24,576, output 7,168 to 16,384, keys and values
+  32,768 to 40,960, latents 4,096). Dense Llama, GPT
+  and Nemotron shapes are unchanged (their queries are `hidden` wide). At
+  its recipe's micro-batch DeepSeek-V3 on GB200 no longer fits without
+  recomputation, so the model takes selective: +28.6% became +20.7%
+  (26.02), and +21.3% became +13.9% (26.04).
 - **Tried and kept out: DeepSeek-V3's group-limited routing**
   (`docs/experiments/group-limited-routing.patch`). Its experts come from
   a token's best 4 of 8 groups, so DeepEP would send a token to fewer

@@ -338,3 +338,43 @@ fn the_first_offload_copy_has_one_layer_fewer_to_hide_behind() {
     assert!((fwd.0 * layers - 0.4 * copy.0).abs() < 1e-12 * copy.0.max(1e-9));
     assert_eq!(fwd, bwd);
 }
+
+/// Attention keeps its queries, keys, values and output at the widths its
+/// heads give them, not at the hidden size; latent attention keeps each
+/// query and key with its rotary part and its latents split as the
+/// hidden-sized tensors are (Megatron-Core's multi_latent_attention.py).
+#[test]
+fn attention_saves_its_tensors_at_their_head_widths() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.layout.recompute = Recompute::None;
+    let (tp, layers) = (
+        f64::from(cfg.layout.parallel.tp),
+        f64::from(cfg.model.layers),
+    );
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len);
+    let saved = |cfg: &Config| memory::per_gpu(cfg).activations.0;
+    let base = saved(&cfg);
+    // Llama-2 7B's 32 heads at twice their width: queries, output, keys
+    // and values each 4096 elements wider, split over TP.
+    let mut wide = cfg;
+    wide.model.head_dim = Some(256);
+    let more = 2.0 * (4.0 * 4096.0 / tp) * tokens * layers;
+    assert!((saved(&wide) - base - more).abs() < 1e-9 * more);
+    // Latent ranks 1536 and 512 with a rotary width of 64: queries and
+    // keys 32 × 64 wider (split over TP), the latents and their norms'
+    // outputs split only by sequence parallelism.
+    for sp in [false, true] {
+        let mut plain = cfg;
+        plain.layout.parallel.sp = sp;
+        let mut latent = plain;
+        latent.model.latent = Some(crate::model::Latent {
+            q_rank: 1536,
+            kv_rank: 512,
+            rope: 64,
+        });
+        let split = if sp { tp } else { 1.0 };
+        let more = 2.0 * (2.0 * 2048.0 / tp + 2.0 * 2048.0 / split) * tokens * layers;
+        let got = saved(&latent) - saved(&plain);
+        assert!((got - more).abs() < 1e-9 * more, "sp {sp}: {got} {more}");
+    }
+}

@@ -169,8 +169,23 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
 struct Widths {
     /// Hidden size.
     h: f64,
-    /// Key/value width.
+    /// Width of the queries attention keeps for its backward: `heads ×
+    /// head_dim`, each head's with its rotary part under latent attention.
+    query: f64,
+    /// Width of the attention's output (the output projection's input):
+    /// `heads × head_dim`.
+    out: f64,
+    /// Widths of the keys and values together: `2 × kv_heads × head_dim`,
+    /// or under latent attention every head's key with its rotary part and
+    /// its value.
     kv: f64,
+    /// Latent attention's compressed queries and keys/values (the inputs
+    /// of their norms), split along the sequence as the hidden-sized
+    /// tensors are (sequence parallelism keeps the down-projections'
+    /// outputs at `s ÷ tp`). Their norms' outputs, the up-projections'
+    /// inputs, are as wide; selective recomputation drops those as it
+    /// drops the other norms' outputs.
+    latent: f64,
     /// MLP width.
     ffn: f64,
     /// MLP tensors of `ffn` width (three for SwiGLU, two for GeLU).
@@ -207,9 +222,27 @@ impl Widths {
     fn of(cfg: &Config) -> Self {
         let model = &cfg.model;
         let tp = f64::from(cfg.layout.parallel.tp);
+        let sp = if cfg.layout.parallel.sp { tp } else { 1.0 };
+        // Megatron-Core's latent attention keeps Q [T, n (d + r)], K
+        // [T, n (d + r)] and V [T, n d] for the attention kernel (the
+        // rotary key is expanded into every head's key), and the
+        // compressed latents with their norms' outputs for the
+        // up-projections (multi_latent_attention.py).
+        let (query, kv, latent) = match model.latent {
+            Some(l) => {
+                let heads = f64::from(model.heads);
+                let qk = heads * (model.head_dim() + f64::from(l.rope));
+                let ranks = f64::from(l.q_rank) + f64::from(l.kv_rank);
+                (qk, qk + model.q_dim(), ranks / sp)
+            }
+            None => (model.q_dim(), 2.0 * model.kv_dim(), 0.0),
+        };
         Self {
             h: f64::from(model.hidden),
-            kv: model.kv_dim(),
+            query,
+            out: model.q_dim(),
+            kv,
+            latent,
             // An MoE layer saves its experts' MLP tensors for every routed
             // copy of a token (and the shared experts' for each token).
             ffn: f64::from(model.ffn) * (1.0 - model.moe_share())
@@ -225,7 +258,7 @@ impl Widths {
                 Mlp::Swiglu => 3.0,
                 Mlp::Gelu => 2.0,
             },
-            sp: if cfg.layout.parallel.sp { tp } else { 1.0 },
+            sp,
             tp,
             q: if cfg.stack.saves_quantised {
                 saved_gemm_input(cfg.precision)
@@ -239,7 +272,7 @@ impl Widths {
     /// hidden-sized norm inputs and outputs (replicated across TP ranks
     /// unless sequence parallel) and the TP-sharded projections.
     fn every_activation(&self) -> f64 {
-        self.selective() + (2.0 * self.h / self.sp + self.ffn / self.tp) * self.q
+        self.selective() + (2.0 * self.h / self.sp + self.latent + self.ffn / self.tp) * self.q
     }
 
     /// Elements per token that selective recomputation keeps: all but the
@@ -249,8 +282,10 @@ impl Widths {
     /// are GEMM inputs.
     fn selective(&self) -> f64 {
         2.0 * self.h / self.sp
-            + (self.h * (1.0 + self.q)
-                + 2.0 * self.kv
+            + self.latent
+            + (self.query
+                + self.out * self.q
+                + self.kv
                 + (self.ffn_tensors - 1.0) * self.ffn
                 + self.routed * (1.0 + self.q) / 2.0)
                 / self.tp

@@ -447,9 +447,13 @@ pub const SECTIONS: &[Section] = &[
             "Saved activations follow Korthikanti et al. 2022, adapted to a Llama block: with \
              FlashAttention no score matrix is kept, without it (megatron-2021) the scores take \
              5 × heads × s bytes per token. Hidden-sized tensors are replicated across TP ranks \
-             unless sequence parallelism splits them, projections are split by TP. Selective \
-             recomputation drops two hidden-sized and one MLP-sized tensor per token (and the \
-             scores); full recomputation keeps only each layer's input, plus one layer's working \
+             unless sequence parallelism splits them, projections are split by TP. The queries \
+             and the attention's output are heads × head_dim wide, which is wider than h in \
+             Qwen3 and GPT-OSS. Under DeepSeek-V3's latent attention, each head's query and key \
+             carry their rotary part, and the compressed latents and their norms' outputs are \
+             split along the sequence as the hidden-sized tensors are (Megatron-Core's \
+             multi_latent_attention.py). Selective recomputation drops the norms' outputs and \
+             one MLP-sized tensor per token (and the scores); full recomputation keeps only each layer's input, plus one layer's working \
              set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
              input for its weight gradient as the quantised copy (1 byte an element in fp8, \
              0.56 in NVFP4), not in bf16: q below (1 under paper and torchtitan, whose fp8 \
@@ -475,9 +479,12 @@ pub const SECTIONS: &[Section] = &[
              reduce dtype), 12P ÷ D, buffers 8 × P_layer",
             "FSDP full shard: 4P ÷ D, 4P ÷ D, 8P ÷ D, buffers 12 × P_layer",
             "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
-            "a_none = a_selective + (2h ÷ sp + f ÷ tp) × q   (elements per token per layer; q = 1 in \
-             bf16, 0.5 in fp8, 0.28 in NVFP4)",
-            "a_selective = 2h ÷ sp + (h × (1 + q) + 2 × kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "a_none = a_selective + ((2h + r_q + r_kv) ÷ sp + f ÷ tp) × q   (elements per token \
+             per layer; q = 1 in bf16, 0.5 in fp8, 0.28 in NVFP4)",
+            "a_selective = 2h ÷ sp + ℓ + (w_q + w_o × q + w_kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "w_o = heads × d;  w_q = w_o, w_kv = 2 × kv_heads × d;  latent attention: w_q = heads × \
+             (d + ρ), w_kv = w_q + w_o, ℓ = (r_q + r_kv) ÷ sp (d the head width, ρ the rotary \
+             width, r_q and r_kv the latent ranks; ℓ = r_q = r_kv = 0 without latents)",
             "offloading n layers (pp = 1): activations = 2 B × a × T × (L − n) + max(logits, 2 B × a × \
              T);  wait per micro-batch = max(0, c − (w − 1) t) + (n − 1) × max(0, c − w t), c = 2 B \
              × a × T ÷ host link, t a layer's time, forward and backward",
