@@ -76,6 +76,14 @@ pub enum Error {
         /// What offloading needs, e.g. "no recomputation".
         what: &'static str,
     },
+    /// A recomputation module (`recompute_modules`) asks for what it
+    /// reruns, or for a `selective` recomputation.
+    ModuleNeeds {
+        /// The module, as a file names it.
+        module: &'static str,
+        /// What it needs, e.g. "latent attention".
+        what: &'static str,
+    },
     /// The software stack has no such mechanism.
     StackLacks {
         /// The stack's key.
@@ -222,6 +230,10 @@ impl fmt::Display for Error {
             Self::OffloadNeeds { what } => write!(
                 f,
                 "offloading needs {what} (Megatron-Core): set offload_layers to 0"
+            ),
+            Self::ModuleNeeds { module, what } => write!(
+                f,
+                "the recomputation module {module} needs {what} (Megatron-Core): remove it from recompute_modules"
             ),
             Self::StackLacks { stack, feature } => write!(
                 f,

@@ -385,7 +385,11 @@ impl Step {
         // The backward without its tensor-parallel collectives, which the
         // schedule decides (`schedule`).
         let compute_bwd = layer.backward()
-            + layer.recompute(recompute, cfg.stack.attention.fused())
+            + layer.recompute(
+                recompute,
+                cfg.layout.recompute_modules,
+                cfg.stack.attention.fused(),
+            )
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
@@ -494,8 +498,11 @@ impl Step {
             breakdown: Breakdown {
                 forward: (layer.forward() * ls + head_fwd) * m,
                 backward: (layer.backward() * ls + head_bwd) * m,
-                recompute: layer.recompute(cfg.layout.recompute, cfg.stack.attention.fused())
-                    * each,
+                recompute: layer.recompute(
+                    cfg.layout.recompute,
+                    cfg.layout.recompute_modules,
+                    cfg.stack.attention.fused(),
+                ) * each,
                 optimizer,
                 bubble: zero,
                 contention: (cp.stretch_fwd
@@ -543,7 +550,12 @@ impl Step {
         let tokens_per_s = tokens_step / step.0;
         let [per_token, palm, executed] = model.flop_counts(cfg.seq_len, cfg.layout.recompute);
         let model_flops = tokens_step * per_token;
-        let executed = tokens_step * executed;
+        let rerun = if cfg.layout.recompute == crate::scenario::Recompute::Selective {
+            model.module_flops_per_token(cfg.layout.recompute_modules)
+        } else {
+            0.0
+        };
+        let executed = tokens_step * (executed + rerun);
         let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
         let peak_tflops = self.shape.peak_mm / 1e12;
         let hfu = executed / step.0 / gpus_f / 1e12 / peak_tflops;

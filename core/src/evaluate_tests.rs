@@ -378,3 +378,54 @@ fn attention_saves_its_tensors_at_their_head_widths() {
         assert!((got - more).abs() < 1e-9 * more, "sp {sp}: {got} {more}");
     }
 }
+
+/// A selective recomputation of named modules drops what Megatron-Core's
+/// checkpoint of each drops and reruns its forward: `mla_up_proj` the
+/// queries, keys, values and normed latents for the up-projections'
+/// GEMMs; `layernorm` nothing where every norm is fused into a linear.
+#[test]
+fn recompute_modules_drop_and_rerun_what_they_name() {
+    use crate::scenario::{Module, Modules};
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.model.latent = Some(crate::model::Latent {
+        q_rank: 1536,
+        kv_rank: 512,
+        rope: 64,
+    });
+    cfg.layout.recompute = Recompute::None;
+    let (tp, layers) = (
+        f64::from(cfg.layout.parallel.tp),
+        f64::from(cfg.model.layers),
+    );
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len);
+    let none = memory::per_gpu(&cfg).activations.0;
+    let mut up = cfg;
+    up.layout.recompute = Recompute::Selective;
+    up.layout.recompute_modules = Modules::of(&[Module::MlaUpProj]);
+    // Queries and keys 32 × 192, values 32 × 128, split over TP; the
+    // normed latents 1536 + 512 whole (no sequence parallelism).
+    let fewer = 2.0 * ((2.0 * 6144.0 + 4096.0) / tp + 2048.0) * tokens * layers;
+    let got = none - memory::per_gpu(&up).activations.0;
+    assert!((got - fewer).abs() < 1e-9 * fewer, "{got} {fewer}");
+    // It reruns the up-projections, their share of the attention's
+    // projection GEMM, and nothing else.
+    let (layer, _) = phases::compute(&up, &phases::Shape::of(&up));
+    let again = layer.recompute(Recompute::Selective, up.layout.recompute_modules, true);
+    let m = &cfg.model;
+    let projections = m.attention_params() - m.q_dim() * f64::from(m.hidden);
+    let share = m.up_projection_params() / projections;
+    assert!(again.0 > 0.0);
+    assert!((again.0 - layer.column.0 .0 * share).abs() < 1e-12);
+    // Every norm of a dense layer without latents feeds a linear that
+    // saves its output: `layernorm` drops nothing there and reruns
+    // nothing.
+    let mut dense = cfg;
+    dense.model.latent = None;
+    let kept = memory::per_gpu(&dense).activations;
+    dense.layout.recompute = Recompute::Selective;
+    dense.layout.recompute_modules = Modules::of(&[Module::Layernorm]);
+    assert_eq!(memory::per_gpu(&dense).activations, kept);
+    let (layer, _) = phases::compute(&dense, &phases::Shape::of(&dense));
+    let modules = dense.layout.recompute_modules;
+    assert_eq!(layer.recompute(Recompute::Selective, modules, true).0, 0.0);
+}

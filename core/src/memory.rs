@@ -6,7 +6,7 @@
 
 use crate::calibration as cal;
 use crate::model::Mlp;
-use crate::scenario::{Config, DataParallel, Precision, Recompute, Schedule};
+use crate::scenario::{Config, DataParallel, Module, Modules, Precision, Recompute, Schedule};
 use crate::units::{Bytes, Seconds};
 use serde::Serialize;
 
@@ -202,6 +202,17 @@ struct Widths {
     /// gradient: 1 in bf16, less where fp8 or fp4 keeps the quantised
     /// copy ([`saved_gemm_input`]).
     q: f64,
+    /// Of `ffn`, the dense MLP's (the mean over the layers) and the
+    /// routed experts' activation outputs.
+    dense_ffn: f64,
+    routed_ffn: f64,
+    /// The share of the layers that are dense.
+    dense: f64,
+    /// Norms per layer (the mean) whose outputs no linear fuses: an MoE
+    /// layer's pre-MLP norm, which the router and experts share, and a
+    /// latent-attention layer's input norm, which both down-projections
+    /// read (Megatron-Core fuses the others into the linear after them).
+    unfused_norms: f64,
 }
 
 /// Two-byte elements per element of a GEMM input saved for backward.
@@ -228,6 +239,12 @@ impl Widths {
         // rotary key is expanded into every head's key), and the
         // compressed latents with their norms' outputs for the
         // up-projections (multi_latent_attention.py).
+        let share = model.moe_share();
+        let dense_ffn = f64::from(model.ffn) * (1.0 - share);
+        let (routed_ffn, shared_ffn) = model.moe.map_or((0.0, 0.0), |e| {
+            let f = share * f64::from(e.expert_ffn);
+            (f * f64::from(e.top_k) * e.load(), f * f64::from(e.shared))
+        });
         let (query, kv, latent) = match model.latent {
             Some(l) => {
                 let heads = f64::from(model.heads);
@@ -245,12 +262,11 @@ impl Widths {
             latent,
             // An MoE layer saves its experts' MLP tensors for every routed
             // copy of a token (and the shared experts' for each token).
-            ffn: f64::from(model.ffn) * (1.0 - model.moe_share())
-                + model.moe.map_or(0.0, |e| {
-                    model.moe_share()
-                        * f64::from(e.expert_ffn)
-                        * (f64::from(e.top_k) * e.load() + f64::from(e.shared))
-                }),
+            ffn: dense_ffn + routed_ffn + shared_ffn,
+            dense_ffn,
+            routed_ffn,
+            dense: 1.0 - share,
+            unfused_norms: model.unfused_norms(),
             routed: model.moe.map_or(0.0, |e| {
                 model.moe_share() * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
             }),
@@ -292,17 +308,52 @@ impl Widths {
     }
 }
 
+impl Widths {
+    /// Elements per token a selective recomputation of `modules` does not
+    /// keep of [`Self::every_activation`] (Megatron-Core 0.16: what each
+    /// module's checkpoint drops; the scores are [`saved_per_token`]'s).
+    fn dropped(&self, modules: Modules) -> f64 {
+        let (h, sp, tp, q) = (self.h, self.sp, self.tp, self.q);
+        let mut dropped = 0.0;
+        if modules.has(Module::Layernorm) {
+            dropped += self.unfused_norms * h / sp * q;
+        }
+        if modules.has(Module::MlaUpProj) {
+            // Queries, keys and values, and the latents' norm outputs; the
+            // compressed latents stay.
+            dropped += (self.query + self.kv) / tp + self.latent * q;
+        }
+        if modules.has(Module::Mlp) {
+            // A dense layer's MLP from its input: the norm's output, the
+            // up (and gate) projections' outputs and the activation's.
+            dropped += self.dense * h / sp * q
+                + ((self.ffn_tensors - 1.0) * self.dense_ffn + self.dense_ffn * q) / tp;
+        }
+        if modules.has(Module::MoeAct) {
+            dropped += self.routed_ffn / tp * q;
+        }
+        dropped
+    }
+}
+
 /// Elements saved per token per layer under the recomputation mode, with
 /// the score matrix where the stack materialises it.
 fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
     let (h, sp, tp) = (w.h, w.sp, w.tp);
     let cp = f64::from(cfg.layout.parallel.cp);
+    let modules = cfg.layout.recompute_modules;
     let saved = match cfg.layout.recompute {
         Recompute::None => w.every_activation(),
-        Recompute::Selective => w.selective(),
+        Recompute::Selective if modules.is_empty() => w.selective(),
+        Recompute::Selective => w.every_activation() - w.dropped(modules),
         Recompute::Full => h / sp,
     };
-    let scores = if cfg.layout.recompute == Recompute::None && !cfg.stack.attention.fused() {
+    let scores_kept = match cfg.layout.recompute {
+        Recompute::None => true,
+        Recompute::Selective => !modules.is_empty() && !modules.has(Module::CoreAttn),
+        Recompute::Full => false,
+    };
+    let scores = if scores_kept && !cfg.stack.attention.fused() {
         // The score matrix kept for backward: Korthikanti et al.'s
         // `5as/h` bytes per hidden element, in two-byte elements.
         2.5 * f64::from(cfg.model.heads) * f64::from(cfg.seq_len) / cp / tp

@@ -368,6 +368,44 @@ impl Model {
         }
     }
 
+    /// Latent attention's up-projection parameters (queries with their
+    /// rotary part, keys and values from their latents); zero without
+    /// latents.
+    #[must_use]
+    pub fn up_projection_params(&self) -> f64 {
+        self.latent.map_or(0.0, |l| {
+            let heads = f64::from(self.heads);
+            f64::from(l.q_rank) * heads * (self.head_dim() + f64::from(l.rope))
+                + f64::from(l.kv_rank) * 2.0 * self.q_dim()
+        })
+    }
+
+    /// FLOPs per token a selective recomputation of `modules` runs again
+    /// in its GEMMs: latent attention's up-projections (`mla_up_proj`) and
+    /// the dense layers' MLP (`mlp`), each a forward of `2` per parameter.
+    #[must_use]
+    pub fn module_flops_per_token(&self, modules: crate::scenario::Modules) -> f64 {
+        use crate::scenario::Module;
+        let layers = f64::from(self.layers);
+        let mut params = 0.0;
+        if modules.has(Module::MlaUpProj) {
+            params += layers * self.up_projection_params();
+        }
+        if modules.has(Module::Mlp) {
+            params += f64::from(self.layers - self.moe_layers()) * self.dense_mlp_params();
+        }
+        2.0 * params
+    }
+
+    /// Norms per layer (the mean over the layers) whose output no linear
+    /// fuses in Megatron-Core: an MoE layer's pre-MLP norm, which the
+    /// router and the experts share, and a latent-attention layer's input
+    /// norm, which both down-projections read.
+    #[must_use]
+    pub fn unfused_norms(&self) -> f64 {
+        self.moe_share() + if self.latent.is_some() { 1.0 } else { 0.0 }
+    }
+
     /// Weight matrices of an MLP of this kind.
     fn mlp_mats(&self) -> f64 {
         match self.mlp {
@@ -527,73 +565,5 @@ impl Model {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn preset_parameter_counts_match_published_sizes() {
-        let cases = [
-            ("llama2-1b", 1.10),
-            ("llama2-7b", 6.74),
-            ("llama2-13b", 13.0),
-            ("llama2-70b", 69.0),
-            ("llama3-8b", 8.03),
-            ("llama3-70b", 70.6),
-            ("llama3-405b", 405.9),
-            ("gpt3-175b", 175.0),
-        ];
-        for (id, billions) in cases {
-            let p = preset(id).unwrap().params() / 1e9;
-            assert!((p - billions).abs() / billions < 0.02, "{id}: {p}");
-        }
-    }
-
-    #[test]
-    fn moe_presets_have_their_published_total_and_active_sizes() {
-        // (id, total, active) in billions, from each model's card; active
-        // counts both embedding tables, as Mistral's and Qwen's cards do
-        // (OpenAI's 5.13B for GPT-OSS leaves out its 0.58B input table).
-        let cases = [
-            ("mixtral-8x7b", 46.7, 12.9),
-            ("mixtral-8x22b", 141.0, 39.0),
-            ("qwen3-30b-a3b", 30.5, 3.3),
-            ("qwen3-235b-a22b", 235.0, 22.0),
-            ("gpt-oss-120b", 116.8, 5.13 + 0.58),
-            ("deepseek-v3", 671.0, 37.0),
-        ];
-        for (id, total, active) in cases {
-            let m = preset(id).unwrap();
-            let p = m.params() / 1e9;
-            let a = m.active_params() / 1e9;
-            assert!((p - total).abs() / total < 0.03, "{id}: {p}");
-            assert!((a - active).abs() / active < 0.06, "{id}: {a}");
-        }
-    }
-
-    #[test]
-    fn moe_flops_per_token_follow_megatron_bridge_tables() {
-        // Model TFLOP/s over tokens/s per GPU in NVIDIA's Megatron-Bridge
-        // 26.06 table (seq 4096): DeepSeek-V3 1648/6338, Qwen3-30B-A3B
-        // 1041/45275, Qwen3-235B-A22B 1337/9033, GPT-OSS-120B 1081/33166.
-        let cases = [
-            ("deepseek-v3", 260.0),
-            ("qwen3-30b-a3b", 23.0),
-            ("qwen3-235b-a22b", 148.0),
-            ("gpt-oss-120b", 32.6),
-        ];
-        for (id, gflops) in cases {
-            let f = preset(id).unwrap().flops_per_token(4096) / 1e9;
-            assert!((f - gflops).abs() / gflops < 0.1, "{id}: {f} GFLOP/token");
-        }
-    }
-
-    #[test]
-    fn flops_per_token_is_six_n_plus_attention() {
-        let m = preset("llama2-7b").unwrap();
-        let f = m.flops_per_token(4096);
-        // 6 x 6.608e9 matmul parameters + 6 x 32 x 4096 x 4096 (causal).
-        assert!((f / 1e9 - 42.87).abs() < 0.05, "{f}");
-        let palm = m.flops_per_token_palm(4096);
-        assert!((palm / 1e9 - 46.09).abs() < 0.05, "{palm}");
-    }
-}
+#[path = "model_tests.rs"]
+mod tests;

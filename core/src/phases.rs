@@ -8,7 +8,7 @@ use crate::calibration as cal;
 use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
-use crate::scenario::{Config, Precision, Recompute};
+use crate::scenario::{Config, Module, Modules, Precision, Recompute};
 use crate::stack::AttentionKernel;
 use crate::units::{Bandwidth, Bytes, Seconds};
 
@@ -36,6 +36,24 @@ pub(crate) struct LayerCompute {
     /// input gradient's collective asynchronously runs it beside that
     /// GEMM ([`tensor`]).
     pub column: (Seconds, Seconds),
+    /// The forward of each part a recomputation module reruns (the core
+    /// attention's is `attention`).
+    pub modules: ModuleCosts,
+}
+
+/// The forward time of one layer's parts that recomputation modules rerun
+/// ([`crate::scenario::Module`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ModuleCosts {
+    /// The norms no linear fuses (`layernorm`).
+    pub norms: Seconds,
+    /// Latent attention's up-projection GEMMs (`mla_up_proj`).
+    pub up_projections: Seconds,
+    /// A dense layer's MLP, its GEMMs and activation (`mlp`), the mean
+    /// over the layers.
+    pub dense_mlp: Seconds,
+    /// The routed experts' activation (`moe_act`).
+    pub expert_activation: Seconds,
 }
 
 impl LayerCompute {
@@ -49,15 +67,58 @@ impl LayerCompute {
             + self.quantise.1
     }
     /// What a recomputation reruns in backward: everything for full; for
-    /// selective, the core attention where its scores are materialised
-    /// (Korthikanti et al.), the element-wise kernels under FlashAttention.
-    pub fn recompute(&self, r: Recompute, flash: bool) -> Seconds {
+    /// selective, the forward of each module named, or without modules the
+    /// core attention where its scores are materialised (Korthikanti et
+    /// al.), the element-wise kernels under FlashAttention.
+    pub fn recompute(&self, r: Recompute, modules: Modules, flash: bool) -> Seconds {
         match r {
             Recompute::None => Seconds(0.0),
+            Recompute::Selective if !modules.is_empty() => {
+                let m = &self.modules;
+                let costs = [
+                    (Module::CoreAttn, self.attention),
+                    (Module::Layernorm, m.norms),
+                    (Module::MlaUpProj, m.up_projections),
+                    (Module::Mlp, m.dense_mlp),
+                    (Module::MoeAct, m.expert_activation),
+                ];
+                costs
+                    .into_iter()
+                    .filter(|&(module, _)| modules.has(module))
+                    .fold(Seconds(0.0), |sum, (_, t)| sum + t)
+            }
             Recompute::Selective if flash => self.elementwise + self.quantise.0,
             Recompute::Selective => self.attention,
             Recompute::Full => self.forward(),
         }
+    }
+}
+
+/// The forward of the parts recomputation modules rerun, from the layer's
+/// up-projection GEMMs, its dense MLP (GEMMs, and the elements its
+/// activation passes over) and the elements the experts' activation passes
+/// over: element-wise parts at the rate [`compute`] gives them.
+fn module_costs(
+    cfg: &Config,
+    s: &Shape,
+    up_projections: Seconds,
+    (mlp_gemms, mlp_activation): (Seconds, f64),
+    expert_activation: f64,
+) -> ModuleCosts {
+    let model = &cfg.model;
+    let pass =
+        |elements: f64| Bytes(2.0 * elements) / s.hbm + Seconds::us(cal::ELEMENTWISE_KERNEL_US);
+    let norm = cfg.stack.norm_passes * s.tokens * f64::from(model.hidden) / s.sp_div;
+    let dense = 1.0 - model.moe_share();
+    ModuleCosts {
+        norms: pass(norm) * model.unfused_norms(),
+        up_projections,
+        dense_mlp: (mlp_gemms + pass(mlp_activation)) * dense,
+        expert_activation: if model.moe.is_some() {
+            pass(expert_activation)
+        } else {
+            Seconds(0.0)
+        },
     }
 }
 
@@ -208,7 +269,16 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
             + Bytes(2.0 * cal::SCORE_PASSES * scores) / s.hbm
             + t0 * 2.0
     };
+    let dense_mlp = gemm_time(up * ffn / tp, h) + gemm_time(h, ffn / tp);
+    let modules = module_costs(
+        cfg,
+        s,
+        Seconds(gemm_time(qkv / tp, h) * model.up_projection_params() / (qkv * h).max(1.0)),
+        (Seconds(dense_mlp), activation_passes * tokens * ffn / tp),
+        activation_passes * moe.activation,
+    );
     let layer = LayerCompute {
+        modules,
         experts: moe.gemm,
         column: (
             Seconds(gemm_time(qkv / tp, h)),

@@ -10,7 +10,7 @@ use scalescope_core::evaluate::evaluate;
 use scalescope_core::hardware::{Cluster, GPUS};
 use scalescope_core::model::PRESETS;
 use scalescope_core::scenario::{
-    Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule,
+    Config, DataParallel, Layout, Module, Modules, Parallel, Precision, Recompute, Schedule,
 };
 use scalescope_core::stack::{Stack, STACKS};
 use scalescope_core::units::{Bandwidth, FlopRate};
@@ -74,6 +74,7 @@ prop_compose! {
                 micro_batch: mb,
                 recompute: RECOMPUTE[rc],
                 offload_layers: 0,
+                recompute_modules: Modules::NONE,
             },
             precision: PRECISION[prec],
             stack: Stack::of(STACKS[stack]),
@@ -171,6 +172,23 @@ proptest! {
         }
     }
 
+    /// Recomputing named modules never adds memory and never shortens the
+    /// step against keeping every activation.
+    #[test]
+    fn recompute_modules_save_memory_and_never_time(cfg in any_config(), bits in 1usize..32) {
+        let mut cfg = cfg;
+        cfg.layout.recompute = Recompute::None;
+        let mut named = cfg;
+        named.layout.recompute = Recompute::Selective;
+        let modules: Vec<Module> =
+            Module::ALL.into_iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).map(|(_, m)| m).collect();
+        named.layout.recompute_modules = Modules::of(&modules);
+        if let (Ok(r), Ok(m)) = (evaluate(&cfg), evaluate(&named)) {
+            prop_assert!(m.memory.total().0 <= r.memory.total().0 * (1.0 + 1e-12));
+            prop_assert!(m.step_time_s >= r.step_time_s * (1.0 - 1e-12));
+        }
+    }
+
     #[test]
     fn more_bandwidth_or_flops_never_slower(cfg in any_config(), f in 1.0f64..8.0, which in 0..5usize) {
         if let Ok(r) = evaluate(&cfg) {
@@ -201,6 +219,7 @@ proptest! {
                     micro_batch: mb,
                     recompute: Recompute::None,
                     offload_layers: 0,
+                    recompute_modules: Modules::NONE,
                 },
                 precision: Precision::Bf16,
                 stack: Stack::of(STACKS[0]),
@@ -240,6 +259,7 @@ proptest! {
                 micro_batch: 1,
                 recompute: Recompute::Full,
                 offload_layers: 0,
+                recompute_modules: Modules::NONE,
             },
             precision: Precision::Bf16,
             stack: Stack::of(STACKS[0]),

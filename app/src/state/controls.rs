@@ -338,6 +338,7 @@ impl Controls {
             },
             recompute: self.recompute,
             offload_layers: 0,
+            recompute_modules: scalescope_core::scenario::Modules::NONE,
             precision: if self.precision == Precision::Bf16 && self.gpu == "v100-sxm2-32gb" {
                 Precision::Fp16
             } else {

@@ -18,7 +18,8 @@ use scalescope_core::evaluate::{evaluate, Report};
 use scalescope_core::hardware::GPUS;
 use scalescope_core::model::{Mlp, Model, PRESETS};
 use scalescope_core::scenario::{
-    DataParallel, HardwareSpec, ModelSpec, Parallel, Precision, Recompute, Scenario, Schedule,
+    DataParallel, HardwareSpec, ModelSpec, Module, Modules, Parallel, Precision, Recompute,
+    Scenario, Schedule,
 };
 use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
 use scalescope_core::stack::STACKS;
@@ -162,6 +163,11 @@ fn scenario(r: &mut Rng) -> Scenario {
             r.pick(&[1, 4, 40, 100_000])
         } else {
             0
+        },
+        recompute_modules: if r.chance(10) {
+            Modules::of(&[r.pick(&Module::ALL), r.pick(&Module::ALL)])
+        } else {
+            Modules::NONE
         },
         precision: r.pick(&[
             Precision::Bf16,

@@ -175,8 +175,14 @@ fn validate() {
                 0 => String::new(),
                 n => format!(" offload {n}"),
             };
+            let modules: Vec<_> = l.recompute_modules.iter().map(|m| m.key()).collect();
+            let modules = if modules.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", modules.join(", "))
+            };
             format!(
-                "mb{} v{} {:?}{off}",
+                "mb{} v{} {:?}{modules}{off}",
                 l.micro_batch, l.parallel.virtual_stages, l.recompute
             )
         });

@@ -282,6 +282,7 @@ impl Row<'_> {
             },
             recompute: self.choice("recompute", crate::scenario::Recompute::None)?,
             offload_layers: 0,
+            recompute_modules: crate::scenario::Modules::NONE,
             precision: self.choice("precision", crate::scenario::Precision::Bf16)?,
             stack: self.choice("stack", StackId::Paper)?,
             calibration: super::Calibration::default(),

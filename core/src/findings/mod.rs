@@ -207,6 +207,7 @@ pub fn base(gpu: Gpu, nodes: u32, model: &str, global_batch: u32, micro_batch: u
             micro_batch,
             recompute: Recompute::None,
             offload_layers: 0,
+            recompute_modules: crate::scenario::Modules::NONE,
         },
         precision: if gpu.id == V100.id {
             Precision::Fp16

@@ -189,6 +189,30 @@ impl Config {
         Ok(())
     }
 
+    /// Megatron-Core's rules for `recompute_modules`: a `selective`
+    /// recomputation, and the part of the model each module reruns.
+    fn check_modules(&self) -> Result<(), Error> {
+        let modules = self.layout.recompute_modules;
+        if modules.is_empty() {
+            return Ok(());
+        }
+        let needs = |module: super::Module, what| Error::ModuleNeeds {
+            module: module.key(),
+            what,
+        };
+        if self.layout.recompute != super::Recompute::Selective {
+            let first = modules.iter().next().unwrap_or(super::Module::CoreAttn);
+            return Err(needs(first, "recompute: selective"));
+        }
+        if modules.has(super::Module::MlaUpProj) && self.model.latent.is_none() {
+            return Err(needs(super::Module::MlaUpProj, "latent attention"));
+        }
+        if modules.has(super::Module::MoeAct) && self.model.moe.is_none() {
+            return Err(needs(super::Module::MoeAct, "mixture-of-experts layers"));
+        }
+        Ok(())
+    }
+
     /// Checks the parallel layout against the setting (which
     /// [`Self::check_setting`] has passed).
     // Not inlined: the core is built at opt-level 3, and a copy in each
@@ -218,6 +242,7 @@ impl Config {
             });
         }
         self.check_offload()?;
+        self.check_modules()?;
         let stack = &self.stack;
         if p.sp && p.tp > 1 && !stack.sequence_parallel {
             return Err(Error::StackLacks {

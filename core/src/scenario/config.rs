@@ -23,6 +23,11 @@ pub struct Layout {
     /// `cpu_offloading_num_layers`; 0 keeps every layer's on the GPU).
     #[serde(default, skip_serializing_if = "crate::scenario::file::is_zero")]
     pub offload_layers: u32,
+    /// What a `selective` recomputation reruns, as Megatron-Core's
+    /// `recompute_modules` names it (empty: the model's own selective
+    /// recomputation).
+    #[serde(default, skip_serializing_if = "super::Modules::is_empty")]
+    pub recompute_modules: super::Modules,
 }
 
 /// A checked scenario: evaluation of a `Config` that passed [`Config::check`]

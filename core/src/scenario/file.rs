@@ -395,6 +395,11 @@ pub struct Scenario {
     /// and backward (0 by default: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub offload_layers: u32,
+    /// What a `selective` recomputation reruns, as Megatron-Core's
+    /// `recompute_modules` names them (`["mla_up_proj"]`; empty by default:
+    /// the norms' outputs and the MLP activation).
+    #[serde(default, skip_serializing_if = "super::Modules::is_empty")]
+    pub recompute_modules: super::Modules,
     /// Matmul precision.
     #[serde(default = "default_precision")]
     pub precision: Precision,
@@ -455,6 +460,7 @@ impl Scenario {
             },
             recompute: Recompute::None,
             offload_layers: 0,
+            recompute_modules: crate::scenario::Modules::NONE,
             precision: Precision::Bf16,
             stack: StackId::Paper,
             calibration: Calibration::default(),

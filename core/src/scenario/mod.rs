@@ -9,6 +9,7 @@
 mod check;
 mod config;
 mod file;
+mod modules;
 mod resolve;
 #[cfg(test)]
 mod tests;
@@ -18,6 +19,7 @@ pub use file::{
     DataParallel, HardwareSpec, ModelSpec, Named, Parallel, Precision, Recompute, Scenario,
     Schedule,
 };
+pub use modules::{Module, Modules};
 pub(crate) use resolve::choose_chunks;
 
 /// Largest accepted values: far beyond any real run, small enough that no

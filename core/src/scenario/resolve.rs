@@ -96,6 +96,7 @@ impl Scenario {
                 micro_batch: self.micro_batch,
                 recompute: self.recompute,
                 offload_layers: self.offload_layers,
+                recompute_modules: self.recompute_modules,
             },
             precision: self.precision,
             stack: Stack::of(self.stack),

@@ -468,3 +468,59 @@ fn a_file_can_set_the_host_link_offloaded_activations_cross() {
         })
     ));
 }
+
+#[test]
+fn a_file_names_its_recomputation_modules_as_megatron_core_does() {
+    let text = r#"{ "hardware": { "gpu": "gb200", "nodes": 64 }, "model": "deepseek-v3",
+        "seq_len": 4096, "global_batch": 4096, "micro_batch": 1,
+        "parallel": { "dp": "zero1", "tp": 1, "pp": 4, "ep": 64 },
+        "precision": "fp8", "stack": "megatron", "recompute": "selective",
+        "recompute_modules": ["mla_up_proj", "moe_act"] }"#;
+    let s: Scenario = serde_json::from_str(text).unwrap();
+    let cfg = s.to_config().unwrap();
+    let modules = cfg.layout.recompute_modules;
+    assert_eq!(modules, Modules::of(&[Module::MoeAct, Module::MlaUpProj]));
+    assert!(modules.has(Module::MlaUpProj) && !modules.has(Module::Mlp));
+    let written = serde_json::to_string(&s).unwrap();
+    assert!(
+        written.contains(r#""recompute_modules":["mla_up_proj","moe_act"]"#),
+        "{written}"
+    );
+    let none = serde_json::to_string(&Scenario::example()).unwrap();
+    assert!(!none.contains("recompute_modules"), "{none}");
+    // A module the model does not cost is refused by name.
+    let moe = text.replace(r#""moe_act""#, r#""moe""#);
+    let e = alloc::format!("{}", serde_json::from_str::<Scenario>(&moe).unwrap_err());
+    assert!(e.contains("unknown variant `moe`"), "{e}");
+    // Megatron-Core's rules: a selective recomputation, latent attention
+    // for mla_up_proj, experts for moe_act.
+    let mut full = s.clone();
+    full.recompute = Recompute::Full;
+    let e = full.to_config().and_then(|c| c.check()).unwrap_err();
+    assert_eq!(
+        e,
+        Error::ModuleNeeds {
+            module: "mla_up_proj",
+            what: "recompute: selective"
+        }
+    );
+    let mut dense = Scenario::example();
+    dense.recompute = Recompute::Selective;
+    for (module, what) in [
+        (Module::MlaUpProj, "latent attention"),
+        (Module::MoeAct, "mixture-of-experts layers"),
+    ] {
+        dense.recompute_modules = Modules::of(&[module]);
+        let e = dense.to_config().and_then(|c| c.check()).unwrap_err();
+        assert_eq!(
+            e,
+            Error::ModuleNeeds {
+                module: module.key(),
+                what
+            }
+        );
+    }
+    // The others run on any model (a no-op where nothing is unfused).
+    dense.recompute_modules = Modules::of(&[Module::Layernorm, Module::Mlp, Module::CoreAttn]);
+    assert!(dense.to_config().and_then(|c| c.check()).is_ok());
+}

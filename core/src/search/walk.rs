@@ -211,6 +211,7 @@ impl<'a> Walk<'a> {
             },
             micro_batch: largest,
             offload_layers: 0,
+            recompute_modules: crate::scenario::Modules::NONE,
             recompute: Recompute::None,
         };
         let (floor, fill) = Step::new(&probe).floor(split, chunks);
@@ -357,6 +358,7 @@ impl<'a> Walk<'a> {
                         },
                         micro_batch: mb,
                         offload_layers: 0,
+                        recompute_modules: crate::scenario::Modules::NONE,
                         recompute: Recompute::None,
                     };
                     self.layout(layout, split, visit);

@@ -87,9 +87,11 @@ impl Recipe {
             DataParallel::Fsdp | DataParallel::FsdpFull | DataParallel::Hsdp
         );
         let l = dp.layer;
-        let recompute = step
-            .layer
-            .recompute(cfg.layout.recompute, cfg.stack.attention.fused());
+        let recompute = step.layer.recompute(
+            cfg.layout.recompute,
+            cfg.layout.recompute_modules,
+            cfg.stack.attention.fused(),
+        );
         let cp = &step.context;
         let fwd = Direction {
             compute: (step.layer.forward() + cp.stretch_fwd + step.a2a.stretch_fwd).0,

@@ -147,6 +147,9 @@ pub struct Row {
     /// Layers whose activations the recipe offloads to host memory
     /// (`cpu_offloading_num_layers`; 0 for none).
     pub offload: u32,
+    /// What the recipe's selective recomputation reruns
+    /// (`recompute_modules`; empty where it names none).
+    pub modules: crate::scenario::Modules,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -242,6 +245,7 @@ impl Row {
                 micro_batch: self.micro_batch,
                 recompute: self.tuned.recompute[0],
                 offload_layers: self.offload,
+                recompute_modules: self.modules,
             },
             precision: self.precision,
             stack,

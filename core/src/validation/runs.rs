@@ -8,6 +8,7 @@
 use super::{Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
+use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
 use crate::scenario::{DataParallel, Precision, Recompute};
 use crate::stack::{AttentionKernel, EpDispatch, StackId};
 
@@ -73,6 +74,7 @@ const BASE: Row = Row {
     dispatch: None,
     grad_bytes: None,
     offload: 0,
+    modules: crate::scenario::Modules::NONE,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -290,6 +292,19 @@ const fn on(gpu: Gpu, row: Row) -> Row {
     Row { gpu, ..row }
 }
 
+/// A row whose recipe recomputes `modules` selectively, as Megatron-Core's
+/// `recompute_modules` names them.
+const fn recomputed(modules: &[crate::scenario::Module], row: Row) -> Row {
+    Row {
+        modules: crate::scenario::Modules::of(modules),
+        tuned: Tuned {
+            recompute: SELECTIVE,
+            ..row.tuned
+        },
+        ..row
+    }
+}
+
 /// A row whose recipe offloads the activations of `layers` layers to host
 /// memory, which Megatron-Core allows only without recomputation.
 const fn offloaded(layers: u32, row: Row) -> Row {
@@ -458,6 +473,7 @@ const fn fms(
         dispatch: None,
         grad_bytes: None,
         offload: 0,
+        modules: crate::scenario::Modules::NONE,
         model,
         seq_len: 4096,
         batch,
@@ -616,6 +632,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         offload: 0,
+        modules: crate::scenario::Modules::NONE,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -642,6 +659,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         offload: 0,
+        modules: crate::scenario::Modules::NONE,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -668,6 +686,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         offload: 0,
+        modules: crate::scenario::Modules::NONE,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -760,13 +779,14 @@ pub const ROWS: &[Row] = &[
     zero3("ZeRO-3 GPT 530B, 2240 A100", (128, 20480, 105), (2240, 2240, 1), 48.0),
     // Mixture-of-experts, Megatron-Bridge 26.02 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16); balanced, dropless routing
     // (GPT-OSS on B200 at EP 64 as the table lists it; `alltoall` where the recipe runs Megatron-Core's NCCL dispatcher)
-    on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0))),
-    on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0))),
-    on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0))),
+    // Recomputation as the recipes set it (deepseek_workload_base_configs.py, gpt_oss_workload_base_configs.py): mla_up_proj for DeepSeek-V3, layernorm and moe_act for GPT-OSS but on GB300, none for Qwen3
+    recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0)))),
+    recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0)))),
+    recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0)))),
     alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0))))),
-    alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0))))),
-    alltoall(on(B200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0))))),
-    alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0)))),
+    recomputed(&[Layernorm, MoeAct], alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0)))))),
+    recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0)))))),
+    recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0))))),
     on(GB300, ep(8, nvidia("Qwen3 30B-A3B, 8 GB300", 16, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 30_376.0))),
     on(GB200, ep(8, nvidia("Qwen3 30B-A3B, 8 GB200", 16, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_084.0))),
     alltoall(on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0)))),
@@ -776,13 +796,14 @@ pub const ROWS: &[Row] = &[
     alltoall(on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0)))),
     ep_overlap(alltoall(ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)))),
     // Mixture-of-experts, Megatron-Bridge 26.04 (the same table two releases on: the B200 rows at micro-batch 4 where 26.02 ran 1, the H100 Qwen3 30B row at EP 16 without a pipeline)
-    on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0))),
-    on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0))),
-    on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0))),
+    // Recomputation as in 26.02 (GPT-OSS's 26.04 config sets the same modules; DeepSeek-V3's are assumed unchanged)
+    recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0)))),
+    recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0)))),
+    recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0)))),
     alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0))))),
-    alltoall(ep_overlap(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0)))))),
-    alltoall(on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0))))),
-    alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0)))),
+    recomputed(&[Layernorm, MoeAct], alltoall(ep_overlap(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0))))))),
+    recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0)))))),
+    recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0))))),
     on(GB300, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB300", 19, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 31_470.0))),
     on(GB200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_032.0))),
     on(B200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 B200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_859.0))),

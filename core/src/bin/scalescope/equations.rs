@@ -52,7 +52,8 @@ pub const SECTIONS: &[Section] = &[
             "HFU counts every FLOP the kernels execute: FlashAttention's backward recomputes the \
              scores (7 × L × h × s for attention in all), and full recomputation runs each \
              layer's forward again. Selective recomputation reruns element-wise work (or, \
-             without FlashAttention, the core attention).",
+             without FlashAttention, the core attention); with modules named, HFU adds the \
+             GEMMs they rerun (latent attention's up-projections, the dense MLP).",
         ],
         equations: &[
             "kv = kv_heads × h ÷ heads;  k = 3 (SwiGLU) or 2 (GeLU)",
@@ -188,7 +189,9 @@ pub const SECTIONS: &[Section] = &[
              scores)",
             "t_fwd = t_gemm + t_attn + t_ew + t_q,fwd;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew + \
              t_q,bwd",
-            "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full)",
+            "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full); with modules, the sum \
+             of their parts' forward: t_attn, the unfused norms' passes, the up-projections' \
+             share of the attention's projection GEMM, the dense MLP, the experts' activation",
             "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm × σ(T, V ÷ tp, h)) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
              × 0.8) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
             "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.8);  shard = 1 (DDP), r_dp \
@@ -453,8 +456,15 @@ pub const SECTIONS: &[Section] = &[
              carry their rotary part, and the compressed latents and their norms' outputs are \
              split along the sequence as the hidden-sized tensors are (Megatron-Core's \
              multi_latent_attention.py). Selective recomputation drops the norms' outputs and \
-             one MLP-sized tensor per token (and the scores); full recomputation keeps only each layer's input, plus one layer's working \
-             set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
+             one MLP-sized tensor per token (and the scores). A file may instead name \
+             Megatron-Core's recompute_modules, as NVIDIA's recipes do (mla_up_proj for \
+             DeepSeek-V3, layernorm and moe_act for GPT-OSS); each drops what its checkpoint \
+             drops and reruns that part's forward: core_attn the scores, layernorm the outputs \
+             of the norms no linear fuses (an MoE layer's pre-MLP norm, a latent-attention \
+             layer's input norm), mla_up_proj the queries, keys, values and normed latents \
+             (rerunning the up-projections' GEMMs), mlp a dense layer's MLP from its input, \
+             moe_act the experts' activation output. Full recomputation keeps only each \
+             layer's input, plus one layer's working set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
              input for its weight gradient as the quantised copy (1 byte an element in fp8, \
              0.56 in NVFP4), not in bf16: q below (1 under paper and torchtitan, whose fp8 \
              linears, torchao's, save the bf16 tensors).",
@@ -482,6 +492,10 @@ pub const SECTIONS: &[Section] = &[
             "a_none = a_selective + ((2h + r_q + r_kv) ÷ sp + f ÷ tp) × q   (elements per token \
              per layer; q = 1 in bf16, 0.5 in fp8, 0.28 in NVFP4)",
             "a_selective = 2h ÷ sp + ℓ + (w_q + w_o × q + w_kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "with modules: a = a_none − Σ dropped;  layernorm: n_u × h ÷ sp × q (n_u the unfused \
+             norms);  mla_up_proj: (w_q + w_kv) ÷ tp + ℓ × q;  mlp: d × h ÷ sp × q + ((k − 1) + q) \
+             × f_d ÷ tp (d the dense layers' share, f_d their MLP width times d);  moe_act: f_r ÷ tp \
+             × q (f_r the routed experts' activation width)",
             "w_o = heads × d;  w_q = w_o, w_kv = 2 × kv_heads × d;  latent attention: w_q = heads × \
              (d + ρ), w_kv = w_q + w_o, ℓ = (r_q + r_kv) ÷ sp (d the head width, ρ the rotary \
              width, r_q and r_kv the latent ranks; ℓ = r_q = r_kv = 0 without latents)",
