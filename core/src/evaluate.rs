@@ -551,7 +551,7 @@ impl Step {
         let [per_token, palm, executed] = model.flop_counts(cfg.seq_len, cfg.layout.recompute);
         let model_flops = tokens_step * per_token;
         let rerun = if cfg.layout.recompute == crate::scenario::Recompute::Selective {
-            model.module_flops_per_token(cfg.layout.recompute_modules)
+            model.module_flops_per_token(cfg.layout.recompute_modules, cfg.seq_len)
         } else {
             0.0
         };

@@ -429,3 +429,74 @@ fn recompute_modules_drop_and_rerun_what_they_name() {
     let modules = dense.layout.recompute_modules;
     assert_eq!(layer.recompute(Recompute::Selective, modules, true).0, 0.0);
 }
+
+/// The modules' drops in an MoE model under fp8, where Transformer
+/// Engine saves GEMM inputs quantised (half their bf16 bytes): `layernorm`
+/// the pre-MLP norm's output of every MoE layer, `moe_act` the routed
+/// experts' activation output, `mla_up_proj` the queries, keys, values
+/// (in bf16, the attention kernel's inputs) and the normed latents. And
+/// the scores a stack without FlashAttention keeps stay unless `core_attn`
+/// is named.
+#[test]
+fn recompute_modules_drop_quantised_inputs_and_keep_scores_unless_named() {
+    use crate::scenario::{Module, Modules};
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.stack = crate::stack::MEGATRON;
+    cfg.precision = crate::scenario::Precision::Fp8;
+    cfg.model = crate::model::preset("qwen3-30b-a3b").unwrap();
+    cfg.layout.recompute = Recompute::None;
+    let (tp, layers) = (
+        f64::from(cfg.layout.parallel.tp),
+        f64::from(cfg.model.layers),
+    );
+    let sp = if cfg.layout.parallel.sp { tp } else { 1.0 };
+    let tokens = f64::from(cfg.layout.micro_batch) * f64::from(cfg.seq_len);
+    let saved = |c: &Config| memory::per_gpu(c).activations.0;
+    let none = saved(&cfg);
+    let e = cfg.model.moe.unwrap();
+    let routed = f64::from(e.expert_ffn) * f64::from(e.top_k) * e.load();
+    let mut named = cfg;
+    named.layout.recompute = Recompute::Selective;
+    for (modules, elements) in [
+        (Modules::of(&[Module::Layernorm]), 2048.0 / sp * 0.5),
+        (Modules::of(&[Module::MoeAct]), routed / tp * 0.5),
+        (
+            Modules::of(&[Module::Layernorm, Module::MoeAct]),
+            2048.0 / sp * 0.5 + routed / tp * 0.5,
+        ),
+    ] {
+        named.layout.recompute_modules = modules;
+        let fewer = 2.0 * elements * tokens * layers;
+        let got = none - saved(&named);
+        assert!(
+            (got - fewer).abs() < 1e-9 * fewer,
+            "{modules:?}: {got} {fewer}"
+        );
+    }
+    // Latent attention under fp8: the attention's inputs in bf16, the
+    // normed latents quantised.
+    let mut latent = cfg;
+    latent.model = crate::model::preset("deepseek-v3").unwrap();
+    let layers = f64::from(latent.model.layers);
+    let none = saved(&latent);
+    latent.layout.recompute = Recompute::Selective;
+    latent.layout.recompute_modules = Modules::of(&[Module::MlaUpProj]);
+    let (qk, v) = (128.0 * 192.0, 128.0 * 128.0);
+    let fewer = 2.0 * ((2.0 * qk + v) / tp + 2048.0 / sp * 0.5) * tokens * layers;
+    let got = none - saved(&latent);
+    assert!((got - fewer).abs() < 1e-9 * fewer, "{got} {fewer}");
+    // Megatron-LM of 2021 materialises the scores: kept under `layernorm`,
+    // dropped under `core_attn`.
+    let mut scores = Scenario::example().to_config().unwrap();
+    scores.stack = crate::stack::MEGATRON_2021;
+    scores.layout.recompute = Recompute::None;
+    let kept = saved(&scores);
+    scores.layout.recompute = Recompute::Selective;
+    scores.layout.recompute_modules = Modules::of(&[Module::Layernorm]);
+    assert_eq!(saved(&scores), kept);
+    scores.layout.recompute_modules = Modules::of(&[Module::CoreAttn]);
+    let heads = f64::from(scores.model.heads);
+    let fewer = 2.0 * 2.5 * heads * f64::from(scores.seq_len) / tp * tokens * 32.0;
+    let got = kept - saved(&scores);
+    assert!((got - fewer).abs() < 1e-9 * fewer, "{got} {fewer}");
+}

@@ -29,8 +29,10 @@ use crate::units::{Bytes, Seconds};
 pub(crate) struct ExpertCompute {
     /// Forward GEMM seconds.
     pub gemm: Seconds,
-    /// Elements the MLP activation passes over in the forward.
+    /// Elements the MLP activation passes over in the forward, and of them
+    /// the routed experts' (what `moe_act` reruns).
     pub activation: f64,
+    pub routed_activation: f64,
     /// Elements the permutation and its inverse move in the forward.
     pub moved: f64,
     /// Elements of GEMM operands no fused kernel writes in a low precision
@@ -97,6 +99,7 @@ pub(crate) fn compute(
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
     ExpertCompute {
+        routed_activation: routed * ffn / etp * share,
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
         moved: permute * share,

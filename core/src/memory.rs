@@ -268,7 +268,7 @@ impl Widths {
             dense: 1.0 - share,
             unfused_norms: model.unfused_norms(),
             routed: model.moe.map_or(0.0, |e| {
-                model.moe_share() * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
+                share * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
             }),
             ffn_tensors: match model.mlp {
                 Mlp::Swiglu => 3.0,

@@ -380,13 +380,20 @@ impl Model {
         })
     }
 
-    /// FLOPs per token a selective recomputation of `modules` runs again
-    /// in its GEMMs: latent attention's up-projections (`mla_up_proj`) and
-    /// the dense layers' MLP (`mlp`), each a forward of `2` per parameter.
+    /// FLOPs per token at context `seq` a selective recomputation of
+    /// `modules` runs again in its matmuls: the core attention's forward
+    /// (`core_attn`, `2 L d s`), latent attention's up-projections
+    /// (`mla_up_proj`) and the dense layers' MLP (`mlp`), each a forward of
+    /// `2` per parameter.
     #[must_use]
-    pub fn module_flops_per_token(&self, modules: crate::scenario::Modules) -> f64 {
+    pub fn module_flops_per_token(&self, modules: crate::scenario::Modules, seq: u32) -> f64 {
         use crate::scenario::Module;
         let layers = f64::from(self.layers);
+        let attention = if modules.has(Module::CoreAttn) {
+            2.0 * self.attention_flops_unit(seq)
+        } else {
+            0.0
+        };
         let mut params = 0.0;
         if modules.has(Module::MlaUpProj) {
             params += layers * self.up_projection_params();
@@ -394,7 +401,7 @@ impl Model {
         if modules.has(Module::Mlp) {
             params += f64::from(self.layers - self.moe_layers()) * self.dense_mlp_params();
         }
-        2.0 * params
+        attention + 2.0 * params
     }
 
     /// Norms per layer (the mean over the layers) whose output no linear

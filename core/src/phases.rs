@@ -96,8 +96,10 @@ impl LayerCompute {
 
 /// The forward of the parts recomputation modules rerun, from the layer's
 /// up-projection GEMMs, its dense MLP (GEMMs, and the elements its
-/// activation passes over) and the elements the experts' activation passes
-/// over: element-wise parts at the rate [`compute`] gives them.
+/// activation passes over) and the elements the routed experts'
+/// activation passes over: element-wise parts at the rate [`compute`]
+/// gives them, each kernel's launch weighted by the share of the layers
+/// that have it.
 fn module_costs(
     cfg: &Config,
     s: &Shape,
@@ -109,16 +111,14 @@ fn module_costs(
     let pass =
         |elements: f64| Bytes(2.0 * elements) / s.hbm + Seconds::us(cal::ELEMENTWISE_KERNEL_US);
     let norm = cfg.stack.norm_passes * s.tokens * f64::from(model.hidden) / s.sp_div;
-    let dense = 1.0 - model.moe_share();
+    let share = model.moe_share();
     ModuleCosts {
         norms: pass(norm) * model.unfused_norms(),
         up_projections,
-        dense_mlp: (mlp_gemms + pass(mlp_activation)) * dense,
-        expert_activation: if model.moe.is_some() {
-            pass(expert_activation)
-        } else {
-            Seconds(0.0)
-        },
+        dense_mlp: (mlp_gemms + pass(mlp_activation)) * (1.0 - share),
+        // `expert_activation` is already the mean over the layers.
+        expert_activation: Bytes(2.0 * expert_activation) / s.hbm
+            + Seconds::us(cal::ELEMENTWISE_KERNEL_US) * share,
     }
 }
 
@@ -231,10 +231,9 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         None => model.q_dim() + 2.0 * kv,
     };
     let moe = crate::experts::compute(cfg, s, &gemm);
-    let gemms = gemm_time(qkv / tp, h)
-        + gemm_time(h, model.q_dim() / tp)
-        + (gemm_time(up * ffn / tp, h) + gemm_time(h, ffn / tp)) * dense
-        + moe.gemm.0;
+    let (projections, fc1) = (gemm_time(qkv / tp, h), gemm_time(up * ffn / tp, h));
+    let dense_mlp = fc1 + gemm_time(h, ffn / tp);
+    let gemms = projections + gemm_time(h, model.q_dim() / tp) + dense_mlp * dense + moe.gemm.0;
     let attn_flops = 2.0 * tokens * s.seq * model.attention_dim() / tp;
     // Norms and residual adds on the hidden state (split by sequence
     // parallelism), rotary on the local queries and keys, the MLP
@@ -269,21 +268,21 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
             + Bytes(2.0 * cal::SCORE_PASSES * scores) / s.hbm
             + t0 * 2.0
     };
-    let dense_mlp = gemm_time(up * ffn / tp, h) + gemm_time(h, ffn / tp);
-    let modules = module_costs(
-        cfg,
-        s,
-        Seconds(gemm_time(qkv / tp, h) * model.up_projection_params() / (qkv * h).max(1.0)),
-        (Seconds(dense_mlp), activation_passes * tokens * ffn / tp),
-        activation_passes * moe.activation,
-    );
+    let modules = if cfg.layout.recompute_modules.is_empty() {
+        ModuleCosts::default()
+    } else {
+        module_costs(
+            cfg,
+            s,
+            Seconds(projections * model.up_projection_params() / (qkv * h).max(1.0)),
+            (Seconds(dense_mlp), activation_passes * tokens * ffn / tp),
+            activation_passes * moe.routed_activation,
+        )
+    };
     let layer = LayerCompute {
         modules,
         experts: moe.gemm,
-        column: (
-            Seconds(gemm_time(qkv / tp, h)),
-            Seconds(gemm_time(up * ffn / tp, h) * dense),
-        ),
+        column: (Seconds(projections), Seconds(fc1 * dense)),
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
         quantise: (quantise(quantised_fwd), quantise(quantised_bwd)),
@@ -383,10 +382,14 @@ pub(crate) fn tensor(
         fwd: one * 2.0,
         bwd: Comm::new(one * 2.0, exposed),
         stretch_bwd: stretch,
-        recompute: if cfg.layout.recompute == Recompute::Full {
-            one * 2.0
-        } else {
-            Seconds(0.0)
+        // Full recomputation reruns both blocks' collectives, the `mlp`
+        // module a dense layer's MLP block's.
+        recompute: match cfg.layout.recompute {
+            Recompute::Full => one * 2.0,
+            Recompute::Selective if cfg.layout.recompute_modules.has(Module::Mlp) => {
+                one * (1.0 - cfg.model.moe_share())
+            }
+            _ => Seconds(0.0),
         },
     }
 }
@@ -452,10 +455,32 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
         + 2.0 * cp_kernels
         + match cfg.layout.recompute {
             Recompute::Full => fwd,
+            Recompute::Selective if !cfg.layout.recompute_modules.is_empty() => module_kernels(cfg),
             Recompute::Selective => stack.elementwise_kernels,
             Recompute::None => 0.0,
         };
     (fwd, bwd)
+}
+
+/// Kernels the recomputation modules of `cfg` launch again per layer (the
+/// mean): the attention kernel; the unfused norms; the two up-projection
+/// GEMMs, the rotary kernel and the latents' two norms; a dense layer's
+/// norm, two GEMMs and activation; the experts' activation.
+fn module_kernels(cfg: &Config) -> f64 {
+    let modules = cfg.layout.recompute_modules;
+    let share = cfg.model.moe_share();
+    let counts = [
+        (Module::CoreAttn, 1.0),
+        (Module::Layernorm, cfg.model.unfused_norms()),
+        (Module::MlaUpProj, 5.0),
+        (Module::Mlp, 4.0 * (1.0 - share)),
+        (Module::MoeAct, share),
+    ];
+    counts
+        .into_iter()
+        .filter(|&(m, _)| modules.has(m))
+        .map(|(_, n)| n)
+        .sum()
 }
 
 pub(crate) use crate::data_parallel::{

@@ -191,7 +191,8 @@ pub const SECTIONS: &[Section] = &[
              t_q,bwd",
             "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full); with modules, the sum \
              of their parts' forward: t_attn, the unfused norms' passes, the up-projections' \
-             share of the attention's projection GEMM, the dense MLP, the experts' activation",
+             share of the attention's projection GEMM, the dense MLP (with its block's \
+             tensor-parallel collective), the routed experts' activation",
             "t_head,fwd = 2 × T × h × V ÷ tp ÷ (peak × η_gemm × σ(T, V ÷ tp, h)) + 12 × T × V ÷ tp ÷ (HBM bandwidth \
              × 0.8) + t_0   (three fp32 passes over the logits);  t_head,bwd = 2 × t_head,fwd",
             "t_opt = 30 B × P_stage ÷ shard ÷ (HBM bandwidth × 0.8);  shard = 1 (DDP), r_dp \
