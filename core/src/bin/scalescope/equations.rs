@@ -457,19 +457,20 @@ pub const SECTIONS: &[Section] = &[
              carry their rotary part, and the compressed latents and their norms' outputs are \
              split along the sequence as the hidden-sized tensors are (Megatron-Core's \
              multi_latent_attention.py). Selective recomputation drops the norms' outputs and \
-             one MLP-sized tensor per token (and the scores). A file may instead name \
-             Megatron-Core's recompute_modules, as NVIDIA's recipes do (mla_up_proj for \
-             DeepSeek-V3, layernorm and moe_act for GPT-OSS); each drops what its checkpoint \
-             drops and reruns that part's forward: core_attn the scores, layernorm the outputs \
-             of the norms no linear fuses (an MoE layer's pre-MLP norm, a latent-attention \
-             layer's input norm), mla_up_proj the queries, keys, values and normed latents \
-             (rerunning the up-projections' GEMMs), mlp a dense layer's MLP from its input, \
-             moe_act the experts' activation output. Full recomputation keeps only each \
-             layer's input, plus one layer's working set while it is recomputed. Under fp8 and fp4, Transformer Engine keeps a GEMM's \
-             input for its weight gradient as the quantised copy (1 byte an element in fp8, \
-             0.56 in NVFP4), not in bf16: q below (1 under paper and torchtitan, whose fp8 \
-             linears, torchao's, save the bf16 tensors).",
-            "Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
+             one MLP-sized tensor per token (and the scores). Full recomputation keeps only \
+             each layer's input, plus one layer's working set while it is recomputed. Under fp8 \
+             and fp4, Transformer Engine keeps a GEMM's input for its weight gradient as the \
+             quantised copy (1 byte an element in fp8, 0.56 in NVFP4), not in bf16: q below (1 \
+             under paper and torchtitan, whose fp8 linears, torchao's, save the bf16 tensors).",
+            "Beyond the three modes, a scenario file can set two things NVIDIA's recipes set. \
+             It may name Megatron-Core's recompute_modules (mla_up_proj for DeepSeek-V3, \
+             layernorm and moe_act for GPT-OSS). Each module drops what its checkpoint drops \
+             and reruns that part's forward: core_attn the scores; layernorm the outputs of the \
+             norms no linear fuses (an MoE layer's pre-MLP norm, a latent-attention layer's \
+             input norm); mla_up_proj the queries, keys, values and normed latents, rerunning \
+             the up-projections' GEMMs; mlp a dense layer's MLP from its input; moe_act the \
+             routed experts' activation output. \
+             Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
              sends that many layers' saved activations to host memory after their forward and \
              brings them back for the backward; one layer's stays in flight. The copies run one \
              after another over the GPU's host link (PCIe Gen3 to Gen5 x16 on DGX nodes; \
