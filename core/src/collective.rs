@@ -183,20 +183,60 @@ pub fn time(op: Collective, bytes: Bytes, group: Group, links: &Links) -> Collec
 }
 
 fn ring_cost(op: Collective, bytes: Bytes, group: Group, links: &Links) -> Seconds {
-    let n = f64::from(group.ranks);
-    let m = f64::from(group.nodes());
-    let (steps, inter_steps, volume) = match op {
-        Collective::AllGather | Collective::ReduceScatter => (n - 1.0, m - 1.0, (n - 1.0) / n),
-        Collective::AllReduce => (2.0 * (n - 1.0), 2.0 * (m - 1.0), 2.0 * (n - 1.0) / n),
-    };
-    let factor = if group.ranks > 2 {
-        links.ring_step_factor
-    } else {
-        1.0
-    };
-    let latency = links.base_latency
-        + (links.nvlink_step * (steps - inter_steps) + links.network_step * inter_steps) * factor;
-    latency + bytes * volume / ring_bus_bandwidth(group, links)
+    Ring::of(op, group, links).cost(bytes)
+}
+
+/// A ring collective over one group and its links, ready to be costed
+/// for several buffer sizes ([`time`]'s ring, computed once): a latency
+/// and a volume over the bus bandwidth. An AllGather and a ReduceScatter
+/// of the same group cost the same.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ring {
+    latency: Seconds,
+    volume: f64,
+    bus: Bandwidth,
+    /// A group of one rank, which costs nothing.
+    alone: bool,
+}
+
+impl Ring {
+    pub(crate) fn of(op: Collective, group: Group, links: &Links) -> Self {
+        let n = f64::from(group.ranks);
+        let m = f64::from(group.nodes());
+        let (steps, inter_steps, volume) = match op {
+            Collective::AllGather | Collective::ReduceScatter => (n - 1.0, m - 1.0, (n - 1.0) / n),
+            Collective::AllReduce => (2.0 * (n - 1.0), 2.0 * (m - 1.0), 2.0 * (n - 1.0) / n),
+        };
+        let factor = if group.ranks > 2 {
+            links.ring_step_factor
+        } else {
+            1.0
+        };
+        Self {
+            latency: links.base_latency
+                + (links.nvlink_step * (steps - inter_steps) + links.network_step * inter_steps)
+                    * factor,
+            volume,
+            bus: ring_bus_bandwidth(group, links),
+            alone: group.ranks <= 1,
+        }
+    }
+
+    /// The ring's time on `bytes` (no check for a group of one).
+    fn cost(&self, bytes: Bytes) -> Seconds {
+        self.latency + bytes * self.volume / self.bus
+    }
+
+    /// [`time`] of this ring's collective on `bytes` where the ring is the
+    /// algorithm (an AllGather or a ReduceScatter): nothing for a group of
+    /// one rank or an empty buffer.
+    pub(crate) fn time(&self, bytes: Bytes) -> Seconds {
+        if self.alone || bytes.0 <= 0.0 {
+            Seconds(0.0)
+        } else {
+            self.cost(bytes)
+        }
+    }
 }
 
 /// NCCL's double binary tree: a chain inside each node, two trees across

@@ -166,26 +166,22 @@ pub(crate) fn data_parallel(
 ) -> DataParallelCost {
     let p = cfg.layout.parallel;
     let model = &cfg.model;
-    let tp = f64::from(p.tp);
     let zero = Seconds(0.0);
     let layer_params = cfg.dp_layer_params(ranks);
-    let root_params = model.embedding_params() * cfg.embedding_matrices() / tp;
+    let root_params = model.embedding_params() * cfg.embedding_matrices() / f64::from(p.tp);
     let stage_params = layer_params * layers + root_params;
     let reduce = cfg.stack.reduce_bytes;
     let bf16 = 2.0;
     let group = Group::new(ranks, per_node);
     let (across, node) = background_links(cfg, links);
-    let bg = |op, bytes: f64, group: Group| {
-        let l = if group.nodes() <= 1 { &node } else { &across };
-        collective::time(op, Bytes(bytes), group, l).time
-    };
+    let link = |group: Group| if group.nodes() <= 1 { node } else { across };
+    let bg =
+        |op, bytes: f64, group: Group| collective::time(op, Bytes(bytes), group, &link(group)).time;
     // A sharded layer's traffic in as many collectives as the stack makes
     // of it, each paying its latency and the host work of its per-rank
     // list where the stack builds one.
     let list = |group: Group| cfg.stack.dp_list_host(group.ranks, p.dp);
     let n = |op| cfg.stack.dp_collectives_per_layer(model, op, p.dp);
-    let bg_layer =
-        |op, bytes: f64, group: Group| (bg(op, bytes / n(op), group) + list(group)) * n(op);
     let ((busy_fwd, busy_bwd), busy_buckets) = hidden_behind(cfg, busy);
     // Once, when the stack keeps FSDP's parameters gathered and gradients
     // unsharded across micro-batches; otherwise per micro-batch (ZeRO-2
@@ -200,10 +196,14 @@ pub(crate) fn data_parallel(
     // One layer's gather and scatter per micro-batch; the first gather and
     // the last scatter have nothing to hide behind.
     let sharded = |group: Group, gather_in_backward: bool, cost: &mut DataParallelCost| {
-        let ag = bg_layer(Collective::AllGather, layer_params * bf16, group);
-        let rs = bg_layer(Collective::ReduceScatter, layer_params * reduce, group);
-        let ag_root = bg(Collective::AllGather, root_params * bf16, group) + list(group);
-        let rs_root = bg(Collective::ReduceScatter, root_params * reduce, group) + list(group);
+        // Its gathers and scatters all run the same ring.
+        let r = collective::Ring::of(Collective::AllGather, group, &link(group));
+        let list = list(group);
+        let per_layer = |op, bytes: f64| (r.time(Bytes(bytes / n(op))) + list) * n(op);
+        let ag = per_layer(Collective::AllGather, layer_params * bf16);
+        let rs = per_layer(Collective::ReduceScatter, layer_params * reduce);
+        let ag_root = r.time(Bytes(root_params * bf16)) + list;
+        let rs_root = r.time(Bytes(root_params * reduce)) + list;
         let comm_bwd = rs + if gather_in_backward { ag } else { zero };
         let hidden = layers - 1.0;
         let (f_exp, f_con) = overlap(ag, busy_fwd, slowdown);
