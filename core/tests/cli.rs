@@ -277,3 +277,26 @@ fn a_sweep_chooses_an_unset_chunk_count_at_each_point() {
     );
     assert_eq!(fits(&named), ["false", "true"]);
 }
+
+/// A search, and a sweep or plan that searches, says that the layouts it
+/// finds leave out the file's recomputation modules and offloading; a
+/// plain search says nothing.
+#[test]
+fn a_search_names_what_of_the_files_layout_it_leaves_out() {
+    let named = SCENARIO.replace(
+        r#""micro_batch":2,"#,
+        r#""micro_batch":2,"recompute":"selective","recompute_modules":["layernorm"],"#,
+    );
+    for args in [
+        &["search", "-", "--top", "1"][..],
+        &["sweep", "-", "--nodes", "4", "--best"],
+        &["plan", "-", "--nodes", "4", "--best"],
+    ] {
+        let out = scalescope(args, &named);
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("recompute_modules"), "{args:?}: {err}");
+        let plain = scalescope(args, SCENARIO);
+        assert!(plain.stderr.is_empty(), "{args:?}");
+    }
+}

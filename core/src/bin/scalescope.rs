@@ -387,6 +387,9 @@ fn plan_csv(args: &[String]) -> Result<(), String> {
     let b = budget(args, &cfg)?;
     let space = SearchSpace::full();
     let best = args.iter().any(|a| a == "--best").then_some(&space);
+    if best.is_some() {
+        note_searched(&cfg);
+    }
     let p = plan::plan(&cfg, &nodes, scaling, best, &b).map_err(|e| e.to_string())?;
     outln!(
         "# {:.4e} tokens at ${}/GPU-hour, node overhead {}, PUE {}, {} kg CO2e/kWh",
@@ -479,6 +482,9 @@ fn sweep_csv(args: &[String]) -> Result<(), String> {
         .iter()
         .any(|a| a == "--best")
         .then_some((&space, Objective::Throughput));
+    if best.is_some() {
+        note_searched(&cfg);
+    }
     outln!("nodes,gpus,global_batch,tp,pp,cp,dp_kind,micro_batch,step_time_s,tokens_per_s,tokens_per_s_per_gpu,tflops_per_gpu,mfu,exposed_comm_fraction,power_w_per_gpu,tokens_per_joule,memory_gib_per_gpu,fits,error");
     for p in sweep(&cfg, &nodes, scaling, best) {
         let l = p.layout.unwrap_or(cfg.layout);
@@ -514,9 +520,18 @@ fn sweep_csv(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Says on stderr what of the file's layout the layouts a search finds leave out.
+fn note_searched(cfg: &Config) {
+    let l = &cfg.layout;
+    if l.offload_layers > 0 || !l.recompute_modules.is_empty() {
+        eprintln!("scalescope: note: the layout search neither offloads nor names recomputation modules; the layouts it finds leave out the file's offload_layers and recompute_modules");
+    }
+}
+
 /// `search`: the best layouts as JSON.
 fn search_json(args: &[String]) -> Result<(), String> {
     let cfg = load_with_stack(args)?;
+    note_searched(&cfg);
     let objective = match flag(args, "--objective").unwrap_or("throughput") {
         "throughput" => Objective::Throughput,
         "energy" => Objective::Energy,
