@@ -73,19 +73,17 @@ impl Config {
         )?;
         positive(c.nodes, "hardware.nodes", limits::GPUS / c.gpus_per_node)?;
         positive(c.nvlink_domain, "hardware.nvlink_domain", limits::GPUS)?;
-        for (v, field) in [
-            (c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops"),
-            (c.gpu.hbm.as_gib(), "hardware.hbm_gib"),
-            (c.gpu.hbm_bandwidth.as_gb_s(), "hardware.hbm_gb_per_s"),
-            (c.gpu.nvlink.as_gb_s(), "hardware.nvlink_gb_per_s"),
-            (c.gpu.host_link.as_gb_s(), "hardware.host_link_gb_per_s"),
-            (
-                c.network_per_gpu.as_gb_s() * 8.0,
-                "hardware.inter_node_gbps_per_gpu",
-            ),
-        ] {
-            positive_f(v, field)?;
-        }
+        // One after another (a loop over an array of them built the array
+        // on every evaluation), in this order.
+        positive_f(c.gpu.peak_bf16.0 / 1e12, "hardware.peak_tflops")?;
+        positive_f(c.gpu.hbm.as_gib(), "hardware.hbm_gib")?;
+        positive_f(c.gpu.hbm_bandwidth.as_gb_s(), "hardware.hbm_gb_per_s")?;
+        positive_f(c.gpu.nvlink.as_gb_s(), "hardware.nvlink_gb_per_s")?;
+        positive_f(c.gpu.host_link.as_gb_s(), "hardware.host_link_gb_per_s")?;
+        positive_f(
+            c.network_per_gpu.as_gb_s() * 8.0,
+            "hardware.inter_node_gbps_per_gpu",
+        )?;
         // Only a rate the user set is checked by its name: the default is a
         // share of the NVLink rate, checked above.
         if let Some(b) = c.dp_overlap_bandwidth {
@@ -311,7 +309,13 @@ impl Config {
         }
         let micro_batches = self.micro_batches();
         enough_micro_batches(p, micro_batches)?;
-        let passes = crate::timeline::simulated_passes(p.schedule, p.pp, v, micro_batches);
+        // One stage simulates at most 3 × (32 + 34) passes (a round is one
+        // micro-batch): only a pipeline can pass the bound.
+        let passes = if p.pp > 1 {
+            crate::timeline::simulated_passes(p.schedule, p.pp, v, micro_batches)
+        } else {
+            0
+        };
         if passes > limits::SIMULATED_PASSES {
             return Err(Error::PipelineTooLong {
                 stages: p.pp,

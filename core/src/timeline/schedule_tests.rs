@@ -257,3 +257,21 @@ fn zero_bubble_schedules_without_a_pipeline_run_one_stage() {
         assert_eq!(cfg.embedding_matrices(), 2.0);
     }
 }
+
+/// One stage simulates at most 3 × (32 + 34) passes whatever the
+/// micro-batches and chunks, so the check of the bound on simulated passes
+/// asks only a pipeline.
+#[test]
+fn one_stage_never_nears_the_bound_on_simulated_passes() {
+    for schedule in crate::scenario::Schedule::ALL {
+        for m in [1, 2, 31, 32, 33, 1000, u32::MAX] {
+            for v in [1, 2, 8, 1000] {
+                let passes = simulated_passes(schedule, 1, v, m);
+                assert!(
+                    passes <= 3 * (32 + 34),
+                    "{schedule:?} m {m} v {v}: {passes}"
+                );
+            }
+        }
+    }
+}

@@ -562,7 +562,9 @@ pub const SECTIONS: &[Section] = &[
              parallelism Megatron's layers also gather each column-parallel linear's input \
              again in backward, beside the input-gradient GEMM; that gather is not charged, \
              and an MoE layer's up-projection reduction hides behind nothing (the experts' \
-             weight gradients are not counted as cover).",
+             weight gradients are not counted as cover). Of Megatron-Core's recomputation \
+             modules, moe and shared_experts (which rerun the All-to-All or the shared experts) \
+             are not modelled; the explorer and the layout search use the three modes only.",
         ],
         equations: &[],
         constants: &[
