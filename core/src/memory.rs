@@ -234,17 +234,17 @@ impl Widths {
         let model = &cfg.model;
         let tp = f64::from(cfg.layout.parallel.tp);
         let sp = if cfg.layout.parallel.sp { tp } else { 1.0 };
-        // Megatron-Core's latent attention keeps Q [T, n (d + r)], K
-        // [T, n (d + r)] and V [T, n d] for the attention kernel (the
-        // rotary key is expanded into every head's key), and the
-        // compressed latents with their norms' outputs for the
-        // up-projections (multi_latent_attention.py).
         let share = model.moe_share();
         let dense_ffn = f64::from(model.ffn) * (1.0 - share);
         let (routed_ffn, shared_ffn) = model.moe.map_or((0.0, 0.0), |e| {
             let f = share * f64::from(e.expert_ffn);
             (f * f64::from(e.top_k) * e.load(), f * f64::from(e.shared))
         });
+        // Megatron-Core's latent attention keeps Q [T, n (d + r)], K
+        // [T, n (d + r)] and V [T, n d] for the attention kernel (the
+        // rotary key is expanded into every head's key), and the
+        // compressed latents with their norms' outputs for the
+        // up-projections (multi_latent_attention.py).
         let (query, kv, latent) = match model.latent {
             Some(l) => {
                 let heads = f64::from(model.heads);
@@ -306,9 +306,7 @@ impl Widths {
                 + self.routed * (1.0 + self.q) / 2.0)
                 / self.tp
     }
-}
 
-impl Widths {
     /// Elements per token a selective recomputation of `modules` does not
     /// keep of [`Self::every_activation`] (Megatron-Core 0.16: what each
     /// module's checkpoint drops; the scores are [`saved_per_token`]'s).

@@ -382,8 +382,8 @@ pub(crate) fn tensor(
         fwd: one * 2.0,
         bwd: Comm::new(one * 2.0, exposed),
         stretch_bwd: stretch,
-        // Full recomputation reruns both blocks' collectives, the `mlp`
-        // module a dense layer's MLP block's.
+        // Full recomputation reruns both blocks' collectives; the `mlp`
+        // module reruns the MLP block's, on the dense layers.
         recompute: match cfg.layout.recompute {
             Recompute::Full => one * 2.0,
             Recompute::Selective if cfg.layout.recompute_modules.has(Module::Mlp) => {
