@@ -174,9 +174,9 @@ pub(crate) fn data_parallel(
     let bf16 = 2.0;
     let group = Group::new(ranks, per_node);
     let (across, node) = background_links(cfg, links);
-    let link = |group: Group| if group.nodes() <= 1 { node } else { across };
+    let link = |group: Group| if group.nodes() <= 1 { &node } else { &across };
     let bg =
-        |op, bytes: f64, group: Group| collective::time(op, Bytes(bytes), group, &link(group)).time;
+        |op, bytes: f64, group: Group| collective::time(op, Bytes(bytes), group, link(group)).time;
     // A sharded layer's traffic in as many collectives as the stack makes
     // of it, each paying its latency and the host work of its per-rank
     // list where the stack builds one.
@@ -197,7 +197,7 @@ pub(crate) fn data_parallel(
     // the last scatter have nothing to hide behind.
     let sharded = |group: Group, gather_in_backward: bool, cost: &mut DataParallelCost| {
         // Its gathers and scatters all run the same ring.
-        let r = collective::Ring::of(Collective::AllGather, group, &link(group));
+        let r = collective::Ring::of(Collective::AllGather, group, link(group));
         let list = list(group);
         let per_layer = |op, bytes: f64| (r.time(Bytes(bytes / n(op))) + list) * n(op);
         let ag = per_layer(Collective::AllGather, layer_params * bf16);

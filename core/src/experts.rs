@@ -95,11 +95,12 @@ pub(crate) fn compute(
     // expert (on several streams; Megatron-Core's GB200 notes measure
     // "multi-stream + cuBLAS"), so each pays a GEMM's launch and tail.
     let tails = cal::KERNEL_OVERHEAD_US * 1e-6 * 2.0 * local;
-    let activation = routed * ffn / etp + tokens * shared_ffn;
+    let routed_activation = routed * ffn / etp;
+    let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
     ExpertCompute {
-        routed_activation: routed * ffn / etp * share,
+        routed_activation: routed_activation * share,
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
         moved: permute * share,
