@@ -180,3 +180,65 @@ fn nvidias_recipe_rows_reduce_and_keep_gradients_in_bf16_as_their_recipes_set() 
         assert_eq!(bytes(name), 4.0, "{name}");
     }
 }
+
+/// The time the model misses on an MoE run is the published step less the
+/// model's, per layer of the stage that sets it and per micro-batch: it has
+/// the sign of the error, and the line through it against the experts per
+/// GPU is the least-squares one.
+#[test]
+fn moe_runs_miss_the_published_step_less_the_models_per_layer_and_micro_batch() {
+    use scalescope_core::evaluate::evaluate_checked;
+    let all = validation::all();
+    let rows = validation::moe_missing(&all);
+    assert!(rows.len() >= 12, "{} MoE runs", rows.len());
+    for r in &rows {
+        let c = all.iter().find(|c| c.run.name == r.name).unwrap();
+        let mut cfg = c.run.config;
+        cfg.layout = c.layout.unwrap();
+        let report = evaluate_checked(&cfg);
+        let per = f64::from(report.micro_batches) * f64::from(report.stage_layers);
+        let published_step = report.step_time_s * c.run.published.recip() * c.model.unwrap();
+        let want = (published_step - report.step_time_s) / per;
+        assert!(
+            (r.missing - want).abs() <= 1e-9 * want.abs().max(1e-6),
+            "{}",
+            r.name
+        );
+        assert_eq!(r.missing > 0.0, c.difference().unwrap() > 0.0, "{}", r.name);
+        assert!(
+            (r.model * per - report.step_time_s).abs() < 1e-9,
+            "{}",
+            r.name
+        );
+    }
+    // The line through points on `1 ms + 0.2 ms × experts` is that line;
+    // one expert count fixes no slope.
+    let mut line: Vec<_> = rows.iter().take(3).copied().collect();
+    for (r, experts) in line.iter_mut().zip([4, 8, 32]) {
+        r.local_experts = experts;
+        r.missing = 1e-3 + 2e-4 * f64::from(experts);
+    }
+    let (fixed, each) = validation::per_expert(&line).unwrap();
+    assert!((fixed - 1e-3).abs() < 1e-12 && (each - 2e-4).abs() < 1e-12);
+    for r in &mut line {
+        r.local_experts = 8;
+    }
+    assert!(validation::per_expert(&line).is_none());
+}
+
+/// Every Megatron-Bridge MoE run says what its recipe captures in CUDA
+/// graphs (read from its configuration), and no run of another stack
+/// claims a Megatron-Core graph scope.
+#[test]
+fn megatron_bridge_moe_runs_name_their_cuda_graph_scope() {
+    for c in &validation::all() {
+        let bridge = c.run.source.starts_with("NVIDIA-NeMo/Megatron-Bridge")
+            && c.run.config.model.moe.is_some();
+        if bridge {
+            assert!(c.run.graphs.is_some(), "{}", c.run.name);
+        }
+        if c.run.stack != scalescope_core::stack::StackId::Megatron {
+            assert!(c.run.graphs.is_none(), "{}", c.run.name);
+        }
+    }
+}

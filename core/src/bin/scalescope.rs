@@ -63,6 +63,8 @@ mod eval;
 mod extremes;
 #[path = "scalescope/pages.rs"]
 mod pages;
+#[path = "scalescope/validate.rs"]
+mod validate;
 use eval::eval;
 
 /// The most layouts `search --top` prints.
@@ -238,7 +240,8 @@ fn validate() {
             .collect();
         outln!("  known gap, {}: {}", keys.join(", "), why);
     }
-    scaling_series(&all);
+    validate::moe_missing(&all);
+    validate::scaling_series(&all);
     outln!("\nAbsolute error by source, and predicted with constants fitted without it (held-out sources: by the fit, which never saw them):");
     let left_out = validation::leave_one_source_out();
     for &(key, f, loso) in &left_out {
@@ -276,30 +279,6 @@ fn validate() {
         validation::TOLERANCE * 100.0,
         SOURCES.len()
     );
-}
-
-/// The published scaling series (the paper's per-GPU fall, asked of the
-/// published runs): per-GPU change from the fewest GPUs to the most.
-fn scaling_series(all: &[validation::Check]) {
-    let series = validation::series(all);
-    outln!(
-        "\nPer-GPU change as runs of one source and setting grow, fewest GPUs to most (holds within {:.0} points):",
-        validation::SCALING_TOLERANCE * 100.0
-    );
-    for s in &series {
-        outln!(
-            "  {:58} {:>5} -> {:>5} GPUs  published {:+6.1}%  model {:>7}  [{}]",
-            s.name,
-            s.gpus.0,
-            s.gpus.1,
-            s.published * 100.0,
-            s.model
-                .map_or_else(|| String::from("no fit"), |m| format!("{:+.1}%", m * 100.0)),
-            if s.holds() { "holds" } else { "misses" }
-        );
-    }
-    let held = series.iter().filter(|s| s.holds()).count();
-    outln!("  {held} of {} series within the tolerance", series.len());
 }
 
 /// Runs the command `args` names.

@@ -21,10 +21,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
+mod missing;
 mod runs;
 mod scaling;
 mod sources;
 
+pub use missing::{moe_missing, per_expert, Missing};
 pub use runs::ROWS;
 pub use scaling::{series, Series, SCALING_TOLERANCE};
 pub use sources::SOURCES;
@@ -119,6 +121,35 @@ pub struct Tuned {
     pub recompute: &'static [Recompute],
 }
 
+/// What of each layer a Megatron-Core recipe captures in CUDA graphs
+/// (`cuda_graph_impl = "transformer_engine"` with its `cuda_graph_scope`):
+/// the host replays a captured part as one launch and dispatches the rest
+/// kernel by kernel. A dropless MoE layer's routed experts are never
+/// captured (their shapes follow the routing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Graphs {
+    /// Nothing captured (`cuda_graph_impl = "none"`).
+    Eager,
+    /// The router and the dispatcher's preprocessing
+    /// (`moe_router moe_preprocess`).
+    RouterPreprocess,
+    /// Attention, router and preprocessing (`attn moe_router moe_preprocess`).
+    AttnRouterPreprocess,
+}
+
+impl Graphs {
+    /// The scope as the recipe names it.
+    #[must_use]
+    pub const fn scope(self) -> &'static str {
+        match self {
+            Self::Eager => "none",
+            Self::RouterPreprocess => "moe_router moe_preprocess",
+            Self::AttnRouterPreprocess => "attn moe_router moe_preprocess",
+        }
+    }
+}
+
 /// One published run as data.
 #[derive(Clone, Copy, Debug)]
 pub struct Row {
@@ -150,6 +181,9 @@ pub struct Row {
     /// What the recipe's selective recomputation reruns
     /// (`recompute_modules`; empty where it names none).
     pub modules: crate::scenario::Modules,
+    /// What of each layer the recipe captures in CUDA graphs, where its
+    /// configuration is read (`None` where it is not).
+    pub graphs: Option<Graphs>,
     /// The model's shape.
     pub model: Model,
     /// Context length.
@@ -196,6 +230,8 @@ pub struct Run {
     pub held_out: bool,
     /// Whether its source has a known gap ([`Source::gap`]).
     pub gap: bool,
+    /// What of each layer its recipe captures in CUDA graphs, where read.
+    pub graphs: Option<Graphs>,
     /// What the model varies because the authors tuned it.
     #[serde(skip)]
     pub tuned: Tuned,
@@ -263,6 +299,7 @@ impl Row {
             published: self.published,
             held_out: SOURCES[self.source].held_out,
             gap: SOURCES[self.source].gap.is_some(),
+            graphs: self.graphs,
             tuned: self.tuned,
             config: self.config(Stack::of(self.stack)),
         }

@@ -5,12 +5,13 @@
 //!
 //! Long file: one table of every published run, which a Rust array keeps in one place.
 
-use super::{Metric, Row, Tuned};
+use super::{Graphs, Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
 use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
 use crate::scenario::{DataParallel, Precision, Recompute};
 use crate::stack::{AttentionKernel, EpDispatch, StackId};
+use Graphs::{AttnRouterPreprocess, Eager, RouterPreprocess};
 
 const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
     Model {
@@ -75,6 +76,7 @@ const BASE: Row = Row {
     grad_bytes: None,
     offload: 0,
     modules: crate::scenario::Modules::NONE,
+    graphs: None,
     model: gpt(1, 1, 1, 1),
     seq_len: 2048,
     batch: 1,
@@ -318,6 +320,14 @@ const fn offloaded(layers: u32, row: Row) -> Row {
     }
 }
 
+/// A row whose recipe captures `graphs` of each layer in CUDA graphs.
+const fn graphed(graphs: Graphs, row: Row) -> Row {
+    Row {
+        graphs: Some(graphs),
+        ..row
+    }
+}
+
 /// A row of an MoE model with expert parallelism `ep`.
 const fn ep(ep: u32, row: Row) -> Row {
     Row { ep, ..row }
@@ -474,6 +484,7 @@ const fn fms(
         grad_bytes: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
+        graphs: None,
         model,
         seq_len: 4096,
         batch,
@@ -633,6 +644,7 @@ pub const ROWS: &[Row] = &[
         grad_bytes: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
+        graphs: None,
         model: gpt(112, 14_336, 70, 250_880),
         seq_len: 2048,
         batch: 2048,
@@ -660,6 +672,7 @@ pub const ROWS: &[Row] = &[
         grad_bytes: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
+        graphs: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -687,6 +700,7 @@ pub const ROWS: &[Row] = &[
         grad_bytes: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
+        graphs: None,
         model: LLAMA3_405B,
         seq_len: 8192,
         batch: 2048,
@@ -780,37 +794,39 @@ pub const ROWS: &[Row] = &[
     // Mixture-of-experts, Megatron-Bridge 26.02 (MXFP8 on Blackwell, FP8 current scaling on H100, GPT-OSS in BF16); balanced, dropless routing
     // (GPT-OSS on B200 at EP 64 as the table lists it; `alltoall` where the recipe runs Megatron-Core's NCCL dispatcher)
     // Recomputation as the recipes set it (deepseek_workload_base_configs.py, gpt_oss_workload_base_configs.py): mla_up_proj for DeepSeek-V3, layernorm and moe_act for GPT-OSS but on GB300, none for Qwen3
-    recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0)))),
-    recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0)))),
-    recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0)))),
-    alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0)))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0)))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0))))),
-    on(GB300, ep(8, nvidia("Qwen3 30B-A3B, 8 GB300", 16, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 30_376.0))),
-    on(GB200, ep(8, nvidia("Qwen3 30B-A3B, 8 GB200", 16, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_084.0))),
-    alltoall(on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0)))),
-    ep(8, nvidia("Qwen3 30B-A3B, 16 H100", 16, QWEN3_30B, 16, (4096, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, 5113.0)),
-    on(GB300, ep(32, nvidia("Qwen3 235B-A22B, 256 GB300", 16, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, 6583.0))),
-    on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0))),
-    alltoall(on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0)))),
-    ep_overlap(alltoall(ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0)))),
+    // CUDA graphs as the same configs set them (cuda_graph_impl "transformer_engine" with its cuda_graph_scope; unset is the recipes' "none"): DeepSeek-V3 attn, moe_router and moe_preprocess on GB200 only (deepseek_workload_base_configs.py @f0e2c37e); GPT-OSS the same three on GB300 only (gpt_oss_workload_base_configs.py @1e7adfa9); Qwen3 30B moe_router and moe_preprocess on GB300, GB200 and B200, nothing on H100; Qwen3 235B the three on GB300 and GB200, nothing on B200 and H100 (qwen3_workload_base_configs.py @f29a269f). The layouts match the tables'; no version is pinned to a container, and the H100 Qwen3 30B row's PP 2 VP 12 layout is in none of them
+    graphed(Eager, recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3, 256 GB300", 16, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4612.0))))),
+    graphed(AttnRouterPreprocess, recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3, 256 GB200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 3955.0))))),
+    graphed(Eager, recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3, 256 B200", 16, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2689.0))))),
+    graphed(AttnRouterPreprocess, alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB300", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_412.0)))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 GB200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_784.0))))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(64, bf16(nvidia("GPT-OSS 120B BF16, 64 B200", 16, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 8047.0))))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16, 64 H100", 16, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5993.0)))))),
+    graphed(RouterPreprocess, on(GB300, ep(8, nvidia("Qwen3 30B-A3B, 8 GB300", 16, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 30_376.0)))),
+    graphed(RouterPreprocess, on(GB200, ep(8, nvidia("Qwen3 30B-A3B, 8 GB200", 16, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_084.0)))),
+    graphed(RouterPreprocess, alltoall(on(B200, ep(8, nvidia("Qwen3 30B-A3B, 8 B200", 16, QWEN3_30B, 8, (4096, 512, 1), (1, 1, 1), V1, DataParallel::Zero1, 9691.0))))),
+    graphed(Eager, ep(8, nvidia("Qwen3 30B-A3B, 16 H100", 16, QWEN3_30B, 16, (4096, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, 5113.0))),
+    graphed(AttnRouterPreprocess, on(GB300, ep(32, nvidia("Qwen3 235B-A22B, 256 GB300", 16, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, 6583.0)))),
+    graphed(AttnRouterPreprocess, on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0)))),
+    graphed(Eager, alltoall(on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0))))),
+    graphed(Eager, ep_overlap(alltoall(ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0))))),
     // Mixture-of-experts, Megatron-Bridge 26.04 (the same table two releases on: the B200 rows at micro-batch 4 where 26.02 ran 1, the H100 Qwen3 30B row at EP 16 without a pipeline)
     // Recomputation as in 26.02 (GPT-OSS's 26.04 config sets the same modules; DeepSeek-V3's are assumed unchanged)
-    recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0)))),
-    recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0)))),
-    recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0)))),
-    alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(ep_overlap(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0))))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0)))))),
-    recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0))))),
-    on(GB300, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB300", 19, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 31_470.0))),
-    on(GB200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_032.0))),
-    on(B200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 B200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_859.0))),
-    ep(16, nvidia("Qwen3 30B-A3B 26.04, 16 H100", 19, QWEN3_30B, 16, (4096, 1024, 1), (1, 1, 1), V1, DataParallel::Zero1, 8901.0)),
-    on(GB300, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB300", 19, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), &[12], DataParallel::Zero1, 6994.0))),
-    on(GB200, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB200", 19, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), &[3], DataParallel::Zero1, 5672.0))),
-    alltoall(ep_overlap(ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0)))),
+    // CUDA graphs as in 26.02 but for Qwen3 30B on B200, which captures attention too in the config whose layouts match the 26.04 table (micro-batch 4); DeepSeek-V3's assumed unchanged
+    graphed(Eager, recomputed(&[MlaUpProj], on(GB300, ep(32, nvidia("DeepSeek-V3 26.04, 256 GB300", 19, DEEPSEEK_V3, 256, (4096, 4096, 2), (1, 2, 1), &[8], DataParallel::Zero1, 4965.0))))),
+    graphed(AttnRouterPreprocess, recomputed(&[MlaUpProj], on(GB200, ep(64, nvidia("DeepSeek-V3 26.04, 256 GB200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 4, 1), &[4], DataParallel::Zero1, 4193.0))))),
+    graphed(Eager, recomputed(&[MlaUpProj], on(B200, ep(8, nvidia("DeepSeek-V3 26.04, 256 B200", 19, DEEPSEEK_V3, 256, (4096, 4096, 1), (1, 16, 1), V1, DataParallel::Zero1, 2815.0))))),
+    graphed(AttnRouterPreprocess, alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB300", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(ep_overlap(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 GB200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 15_938.0)))))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(on(B200, ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 B200", 19, GPT_OSS_120B, 64, (4096, 1280, 4), (1, 1, 1), V1, DataParallel::Zero1, 13_045.0))))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(ep(8, bf16(nvidia("GPT-OSS 120B BF16 26.04, 64 H100", 19, GPT_OSS_120B, 64, (4096, 1280, 1), (1, 4, 1), V1, DataParallel::Zero1, 5810.0)))))),
+    graphed(RouterPreprocess, on(GB300, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB300", 19, QWEN3_30B, 8, (4096, 512, 8), (1, 1, 1), V1, DataParallel::Zero1, 31_470.0)))),
+    graphed(RouterPreprocess, on(GB200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 GB200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_032.0)))),
+    graphed(AttnRouterPreprocess, on(B200, ep(8, nvidia("Qwen3 30B-A3B 26.04, 8 B200", 19, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, 26_859.0)))),
+    graphed(Eager, ep(16, nvidia("Qwen3 30B-A3B 26.04, 16 H100", 19, QWEN3_30B, 16, (4096, 1024, 1), (1, 1, 1), V1, DataParallel::Zero1, 8901.0))),
+    graphed(AttnRouterPreprocess, on(GB300, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB300", 19, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), &[12], DataParallel::Zero1, 6994.0)))),
+    graphed(AttnRouterPreprocess, on(GB200, ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 GB200", 19, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), &[3], DataParallel::Zero1, 5672.0)))),
+    graphed(Eager, alltoall(ep_overlap(ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0))))),
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     // (attention as each benchmark config sets `backend.attn`: `te` for DeepSeek-V3 and Qwen3, `flex` for GPT-OSS, taken at FlashAttention-2's rate; examples/benchmark/configs/*_te_deepep.yaml). DeepSeek-V3's config keeps FSDP's parameters gathered from forward to backward (`reshard_after_forward: false`), but with the torchtitan profile's gradients accumulated unsharded across micro-batches that needs 83 GiB at 256 GPUs where the run fit in 80 GB, so the rows stay fully sharded
     te_attention(ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0))),
@@ -823,9 +839,9 @@ pub const ROWS: &[Row] = &[
     fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 TP4 EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (4, 8, 1), &[4], DataParallel::Zero1, zoo_step(29.0)))))),
     fp32_grads(ep(8, bf16(full(nvidia("Qwen3 235B-A22B BF16 FSDP EP8, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 4), (2, 1, 1), V1, DataParallel::FsdpFull, zoo_step(17.6)))))),
     // The same readme's GB200 and GB300 NVL72 tables (HybridEP; attention, router and preprocessing captured in CUDA graphs; no recomputation; forced balance): TFLOP/s per GPU, as tokens at the H100 rows' ratio (245 TFLOP/s at 19.7 s, the same model and sequence length). Left out: the MXFP8 GB200 row at EP 64 (it offloads activations under a pipeline, which the model's offloading, Megatron-Core's cpu_offloading_num_layers, refuses as Megatron-Core does) and the H100 row at PP 32 with three virtual stages (96 chunks for 94 layers: a custom pipeline layout)
-    fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0))))))),
+    graphed(AttnRouterPreprocess, fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0)))))))),
     // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
-    fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0)))))),
+    graphed(AttnRouterPreprocess, fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0))))))),
     // FlagPerf (FlagOpen/FlagPerf training/nvidia/llama2_7b-deepspeed/README.md: the A800 table of an earlier version, the H800 row @ 63c68145): one node of 8, DeepSpeed ZeRO-3
     flagperf("Llama 2 7B ZeRO-3, 8 A800", A800, (4096, 8, 1), 3564.0),
     flagperf("Llama 2 7B ZeRO-3 seq 2048, 8 A800", A800, (2048, 24, 3), 3917.0),

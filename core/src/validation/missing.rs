@@ -1,0 +1,88 @@
+//! Where the model is too fast on a published MoE run, how much time it
+//! misses, put per layer and micro-batch: the published step less the
+//! model's, over the layers of the stage that sets the step times the
+//! micro-batches each GPU runs. A cost the model leaves out that is fixed
+//! per layer (a host's dispatch, a kernel that does not shrink with the
+//! tokens) shows as the same time whatever the micro-batch; one fixed per
+//! local expert grows with the experts each GPU holds ([`per_expert`]).
+
+use super::{Check, Graphs};
+use crate::evaluate::evaluate_checked;
+use crate::scenario::Precision;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// One MoE run's missing time.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Missing {
+    /// The run's name.
+    pub name: &'static str,
+    /// Model over published, minus one.
+    pub difference: f64,
+    /// Routed experts each GPU holds (`experts / EP`).
+    pub local_experts: u32,
+    /// Sequences per micro-batch of the layout the model ran.
+    pub micro_batch: u32,
+    /// Matmul precision.
+    pub precision: Precision,
+    /// What its recipe captures in CUDA graphs, where read.
+    pub graphs: Option<Graphs>,
+    /// The model's step over layers times micro-batches, seconds.
+    pub model: f64,
+    /// The published step less the model's over the same, seconds
+    /// (positive where the model is fast).
+    pub missing: f64,
+}
+
+/// The missing time of each MoE run of `checks` that the model fits
+/// (every metric here is a fixed amount of work over the step, so the
+/// published step is the model's times `model / published`).
+#[must_use]
+pub fn moe_missing(checks: &[Check]) -> Vec<Missing> {
+    checks
+        .iter()
+        .filter_map(|c| {
+            let cfg = &c.run.config;
+            let moe = cfg.model.moe?;
+            let difference = c.difference()?;
+            let mut cfg = *cfg;
+            cfg.layout = c.layout?;
+            let r = evaluate_checked(&cfg);
+            let per = f64::from(r.micro_batches.max(1)) * f64::from(r.stage_layers.max(1));
+            Some(Missing {
+                name: c.run.name,
+                difference,
+                local_experts: moe.experts / cfg.layout.parallel.ep.max(1),
+                micro_batch: cfg.layout.micro_batch,
+                precision: cfg.precision,
+                graphs: c.run.graphs,
+                model: r.step_time_s / per,
+                missing: r.step_time_s * difference / per,
+            })
+        })
+        .collect()
+}
+
+/// The least-squares line `missing = fixed + each × local_experts` through
+/// `rows`: `(fixed, each)` in seconds, or `None` for fewer than two
+/// distinct expert counts.
+#[must_use]
+pub fn per_expert(rows: &[Missing]) -> Option<(f64, f64)> {
+    let n = rows.len() as f64;
+    let mean = |f: &dyn Fn(&Missing) -> f64| rows.iter().map(f).sum::<f64>() / n;
+    let mx = mean(&|r| f64::from(r.local_experts));
+    let my = mean(&|r| r.missing);
+    let sxx: f64 = rows
+        .iter()
+        .map(|r| (f64::from(r.local_experts) - mx).powi(2))
+        .sum();
+    if rows.is_empty() || sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = rows
+        .iter()
+        .map(|r| (f64::from(r.local_experts) - mx) * (r.missing - my))
+        .sum();
+    let each = sxy / sxx;
+    Some((my - each * mx, each))
+}
