@@ -177,6 +177,17 @@ pub const NVLINK_EFFICIENCY: f64 = 0.80;
 /// and a write), counted in Megatron-Core's `moe_utils.permute` and
 /// `unpermute`.
 pub const MOE_PERMUTE_PASSES: f64 = 4.0;
+/// Fixed time of each local expert's GEMM under Transformer Engine's
+/// `GroupedLinear` (Megatron-Core's `TEGroupedMLP`), which runs one
+/// cuBLASLt GEMM per expert over several streams, beyond the share of one
+/// grouped kernel: 25 us, measured twice. TE PR 3134 (SM100, 8 experts of
+/// 128 tokens, N = K = 2048) times the forward GEMMs at 0.267 ms through
+/// the multi-stream cuBLASLt path and 0.069 ms as one CUTLASS grouped
+/// kernel, 25 us an expert apart; GeodesicResearch's host-overhead
+/// investigation of a 128-expert BF16 run on GH200 (TE 2.12) saved 4.1 s of
+/// 163,840 per-expert GEMMs an iteration, 25 us each, by launching them from
+/// one C++ loop. Not fitted.
+pub const TE_GROUPED_GEMM_EXPERT_US: f64 = 25.0;
 /// Kernels an MoE layer's forward launches beyond the dense layer's:
 /// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
 /// activation, combine, unpermute (Megatron-Core's `MoELayer.forward`).
@@ -455,6 +466,11 @@ pub const TABLE: &[Constant] = &[
         MOE_PERMUTE_PASSES,
         "passes",
         "Megatron-Core moe_utils permute and unpermute: a gather and a weighted scatter of the routed tokens, each a read and a write"
+    ),
+    row!(
+        TE_GROUPED_GEMM_EXPERT_US,
+        "us",
+        "TE GroupedLinear's per-expert cuBLASLt GEMMs over one grouped kernel: TE PR 3134 (SM100: 0.267 vs 0.069 ms for 8 experts), GeodesicResearch GH200 trace (4.1 s over 163,840 GEMMs); Megatron stack"
     ),
     row!(
         MOE_KERNELS,

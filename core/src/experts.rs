@@ -91,10 +91,10 @@ pub(crate) fn compute(
         0.0
     };
     let router = gemm(tokens, f64::from(e.experts), h);
-    // Transformer Engine's grouped linear runs one cuBLAS GEMM per local
-    // expert (on several streams; Megatron-Core's GB200 notes measure
-    // "multi-stream + cuBLAS"), so each pays a GEMM's launch and tail.
-    let tails = cal::KERNEL_OVERHEAD_US * 1e-6 * 2.0 * local;
+    // Each local expert's GEMM pays a fixed time beside its share of the
+    // work: a launch and tail, or Transformer Engine's GroupedLinear's
+    // per-expert cuBLASLt GEMM over several streams (the stack's).
+    let tails = cfg.stack.expert_gemm_us * 1e-6 * 2.0 * local;
     let routed_activation = routed * ffn / etp;
     let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
@@ -427,6 +427,34 @@ mod tests {
                     "{m} tokens, N {n}, K {k}: model {model:.3}, measured {measured:.3}"
                 );
             }
+        }
+    }
+
+    /// Under Megatron-Core each local expert's GEMM goes through
+    /// Transformer Engine's GroupedLinear, one cuBLASLt GEMM per expert:
+    /// each of the forward's two per expert costs 25 us beside its share of
+    /// the work where another stack pays a GEMM's 8 us launch and tail,
+    /// the backward's four likewise, and the difference grows with the
+    /// experts each GPU holds.
+    #[test]
+    fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
+        let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
+        cfg.model = crate::model::QWEN3_30B_A3B;
+        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+        let per_gemm = cal::TE_GROUPED_GEMM_EXPERT_US - cal::KERNEL_OVERHEAD_US;
+        for ep in [8, 32] {
+            cfg.layout.parallel.ep = ep;
+            let s = crate::phases::Shape::of(&cfg);
+            let megatron = crate::phases::compute(&cfg, &s).0;
+            let mut plain = cfg;
+            plain.stack.expert_gemm_us = cal::KERNEL_OVERHEAD_US;
+            let other = crate::phases::compute(&plain, &s).0;
+            let local = f64::from(128 / ep);
+            let want = 2.0 * local * per_gemm * 1e-6 * cfg.model.moe_share();
+            let fwd = (megatron.forward() - other.forward()).0;
+            let bwd = (megatron.backward() - other.backward()).0;
+            assert!((fwd - want).abs() < 1e-12, "EP {ep}: {fwd} against {want}");
+            assert!((bwd - 2.0 * want).abs() < 1e-12, "EP {ep}: {bwd}");
         }
     }
 

@@ -256,6 +256,11 @@ pub struct Stack {
     pub zero1_allreduce: bool,
     /// How MoE tokens reach their experts.
     pub ep_dispatch: EpDispatch,
+    /// Fixed time of each local expert's GEMM, microseconds, beside its
+    /// share of the grouped work: a GEMM's launch and tail, or more under
+    /// Transformer Engine's `GroupedLinear`, which runs one cuBLASLt GEMM
+    /// per expert ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]).
+    pub expert_gemm_us: f64,
     /// Whether fp8 and fp4 GEMM inputs are saved for backward as their
     /// quantised copy (Transformer Engine's linears) rather than in bf16
     /// (torchao's `Float8Linear` saves the high-precision tensors).
@@ -292,6 +297,7 @@ pub const PAPER: Stack = Stack {
     dp_overlap: DpOverlap::Always,
     zero1_allreduce: false,
     ep_dispatch: EpDispatch::Nccl,
+    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     saves_quantised: false,
 };
 
@@ -322,6 +328,8 @@ pub const MEGATRON: Stack = Stack {
     zero1_allreduce: false,
     // Source: Megatron-Bridge's MoE performance recipes set `moe_token_dispatcher_type = "flex"` with DeepEP (Hopper) or HybridEP (NVL72); the Megatron-MoE model zoo's best-practice rows name DeepEP
     ep_dispatch: EpDispatch::Deduplicated,
+    // Source: Megatron-Bridge's MoE recipes set `moe_grouped_gemm = True`, which Megatron-Core runs as `TEGroupedMLP` (Transformer Engine's GroupedLinear)
+    expert_gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
     saves_quantised: true,
 };
 
@@ -337,6 +345,8 @@ pub const MEGATRON_2021: Stack = Stack {
     // Source: Megatron-LM's asynchronous input-gradient AllReduce came after the SC'21 runs (apex's ColumnParallelLinearWithAsyncAllreduce, late 2021), and Megatron-DeepSpeed (BLOOM, MT-NLG) disables async_tensor_model_parallel_allreduce by default (deepspeedai/Megatron-DeepSpeed issue 447): this stack's runs block
     tp_async_backward: false,
     ep_dispatch: EpDispatch::Nccl,
+    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
+    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     ..MEGATRON
 };
 
@@ -354,6 +364,8 @@ pub const LLM_FOUNDRY: Stack = Stack {
     tp_async_backward: false,
     interleaving: false,
     ep_dispatch: EpDispatch::Nccl,
+    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
+    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     ..MEGATRON
 };
 
@@ -373,6 +385,8 @@ pub const TORCHTITAN: Stack = Stack {
     ep_dispatch: EpDispatch::Deduplicated,
     // Source: torchao float8 (Float8Linear's autograd saves input_hp and weight_hp_t)
     saves_quantised: false,
+    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
+    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     ..MEGATRON
 };
 
@@ -397,6 +411,8 @@ pub const DEEPSPEED: Stack = Stack {
     dp_overlap: DpOverlap::ShardedOnly,
     zero1_allreduce: true,
     ep_dispatch: EpDispatch::Nccl,
+    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
+    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     ..MEGATRON
 };
 

@@ -74,7 +74,10 @@ pub fn per_expert(rows: &[Missing]) -> Option<(f64, f64)> {
     let my = mean(&|r| r.missing);
     let sxx: f64 = rows
         .iter()
-        .map(|r| (f64::from(r.local_experts) - mx).powi(2))
+        .map(|r| {
+            let d = f64::from(r.local_experts) - mx;
+            d * d
+        })
         .sum();
     if rows.is_empty() || sxx <= 0.0 {
         return None;

@@ -42,6 +42,22 @@ pub(super) fn moe_missing(all: &[validation::Check]) {
             each * 1e3
         );
     }
+    // The same runs split by whether their recipe captures anything in
+    // CUDA graphs: the mean missing time of each side.
+    for (label, eager) in [("nothing captured", true), ("graphs captured", false)] {
+        let side: Vec<f64> = quantised
+            .iter()
+            .filter(|r| r.graphs.is_some_and(|g| (g == Graphs::Eager) == eager))
+            .map(|r| r.missing)
+            .collect();
+        if !side.is_empty() {
+            outln!(
+                "  fp8 runs, {label} ({}): mean missing {:.2} ms",
+                side.len(),
+                side.iter().sum::<f64>() / side.len() as f64 * 1e3
+            );
+        }
+    }
 }
 
 /// The published scaling series (the paper's per-GPU fall, asked of the
