@@ -184,9 +184,11 @@ pub const MOE_PERMUTE_PASSES: f64 = 4.0;
 /// 128 tokens, N = K = 2048) times the forward GEMMs at 0.267 ms through
 /// the multi-stream cuBLASLt path and 0.069 ms as one CUTLASS grouped
 /// kernel, 25 us an expert apart; GeodesicResearch's host-overhead
-/// investigation of a 128-expert BF16 run on GH200 (TE 2.12) saved 4.1 s of
-/// 163,840 per-expert GEMMs an iteration, 25 us each, by launching them from
-/// one C++ loop. Not fitted.
+/// investigation (geodesic-megatron docs/investigations/
+/// 120b-gbs64-host-overhead-investigation.md, section 9.12: 128 local
+/// experts on GH200, TE 2.12) saved 4.1 s an iteration over its 163,840
+/// per-expert GEMMs, 25 us each, by issuing the same GEMMs from one C++
+/// loop. Not fitted.
 pub const TE_GROUPED_GEMM_EXPERT_US: f64 = 25.0;
 /// Kernels an MoE layer's forward launches beyond the dense layer's:
 /// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
