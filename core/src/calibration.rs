@@ -178,17 +178,23 @@ pub const NVLINK_EFFICIENCY: f64 = 0.80;
 /// `unpermute`.
 pub const MOE_PERMUTE_PASSES: f64 = 4.0;
 /// Fixed time of each local expert's GEMM under Transformer Engine's
-/// `GroupedLinear` (Megatron-Core's `TEGroupedMLP`), which runs one
+/// `GroupedLinear` (Megatron-Core's `TEGroupedMLP`), which issues one
 /// cuBLASLt GEMM per expert over several streams, beyond the share of one
-/// grouped kernel: 25 us, measured twice. TE PR 3134 (SM100, 8 experts of
-/// 128 tokens, N = K = 2048) times the forward GEMMs at 0.267 ms through
-/// the multi-stream cuBLASLt path and 0.069 ms as one CUTLASS grouped
-/// kernel, 25 us an expert apart; GeodesicResearch's host-overhead
-/// investigation (geodesic-megatron docs/investigations/
+/// grouped kernel. GeodesicResearch's host-overhead investigation
+/// (geodesic-megatron docs/investigations/
 /// 120b-gbs64-host-overhead-investigation.md, section 9.12: 128 local
 /// experts on GH200, TE 2.12) saved 4.1 s an iteration over its 163,840
 /// per-expert GEMMs, 25 us each, by issuing the same GEMMs from one C++
-/// loop. Not fitted.
+/// loop: host time the GPU waited out. TE PR 3134 (SM100, per-tensor NVFP4,
+/// 8 experts of 128 tokens, N = K = 2048) bounds it from the kernels'
+/// side: 0.267 ms through the multi-stream path against 0.069 ms as one
+/// CUTLASS grouped kernel, kernels alone (25 us an expert), 0.272 against
+/// 0.184 ms with each path's setup (11 us). The model charges it on the
+/// step's critical path, as the published runs show it: without it the
+/// model missed about the same time per layer and micro-batch on Qwen3
+/// 30B's 16 experts per GPU at eight sequences a micro-batch as at four
+/// (3.2 to 4.0 ms), where a host cost the GPU could hide would have
+/// shrunk. Not fitted.
 pub const TE_GROUPED_GEMM_EXPERT_US: f64 = 25.0;
 /// Kernels an MoE layer's forward launches beyond the dense layer's:
 /// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
@@ -472,7 +478,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         TE_GROUPED_GEMM_EXPERT_US,
         "us",
-        "TE GroupedLinear's per-expert cuBLASLt GEMMs over one grouped kernel: TE PR 3134 (SM100: 0.267 vs 0.069 ms for 8 experts), GeodesicResearch GH200 trace (4.1 s over 163,840 GEMMs); Megatron stack"
+        "TE GroupedLinear's per-expert cuBLASLt GEMMs over one grouped kernel: GeodesicResearch GH200 trace (4.1 s over 163,840 GEMMs, host time); TE PR 3134 (SM100 NVFP4, 8 experts: 25 us kernels alone, 11 us with setup); Megatron stack"
     ),
     row!(
         MOE_KERNELS,

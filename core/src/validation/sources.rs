@@ -5,7 +5,7 @@
 use super::{Gap, Source};
 
 /// What the model is believed to miss on mixture-of-experts runs.
-const MOE_GAP: &str = "MoE layers under Megatron-Core run slower than the model by a time fixed per layer and micro-batch, the same at micro-batch 1, 4 and 8: over the fp8 runs, 1.1 ms plus 0.10 ms per local expert per layer and micro-batch (the table below), 3.3 ms on the mean where the recipe captures nothing in CUDA graphs and 1.5 ms where it captures attention, router and preprocessing (each row's scope is read from its recipe; a dropless layer's routed experts are never captured). The model charges each local expert's GEMM the 25 us Transformer Engine's GroupedLinear measures beside one grouped kernel (which took the per-expert slope from 0.20 to 0.10 ms) and bounds a layer by its host's dispatch at 10 us a kernel, which never binds on these rows. What is left points to the host, read from NVIDIA's own work on these stacks but not costed: the host's sync on tokens per expert before every dispatch (Megatron-Core's token_dispatcher.py syncs wherever EP or TP exceeds one; DeepEP's and HybridEP's dispatch wait on the host for the received counts), after which the experts' kernels are dispatched with the GPU waiting; Transformer Engine's host time (a te.Linear forward costs 100 us of host time on GB200's Grace and a torch Linear 37 us, 13.5 us on a DGX H100's Xeon: TransformerEngine issue 2053; a profiled 128-expert Megatron-Core run on GH200 left the GPU idle half the step at about 60 us of host time per Python-level kernel, its dropless sync waiting almost nothing because the host was the laggard: GeodesicResearch's geodesic-megatron host-overhead investigation, sections 1 and 9); and NVIDIA's DeepSeek-V3 GB200 notes (Megatron-LM docs/discussions/deepseek-v3-gb200-optimization), where one layout (TP 1, PP 8, VPP 4, EP 32, micro-batch 1, MXFP8) went from 494 to 970 TFLOP/s through host-side work alone (router fusion cut its kernels from 72 to 31; CUDA graphs +85; binding each process to its NUMA node +71; HybridEP +114), where the model, with none of these costs, tells the two ends apart only by their dispatcher. NVIDIA later reported removing the sync (full-iteration CUDA graphs) at +8% on DeepSeek-V3 and +93% on GPT-OSS. A mechanism needs each op's host time per dispatcher, precision and graph scope, which no published trace here gives. GPT-OSS misses most (+26% to +93%), with kernels of its own (cuDNN's attention with sinks at head width 64, alternating sliding windows, a clamped SwiGLU with biases). Each row runs its recipe's dispatcher (NCCL alltoall for GPT-OSS in BF16, for Qwen3 235B on B200 and H100 and for Qwen3 30B on B200 in 26.02; the combined 1F1B overlap for Qwen3 235B on H100 and GPT-OSS on GB200 in 26.04; DeepEP or HybridEP elsewhere) and recomputes what it names (mla_up_proj for DeepSeek-V3, layernorm and moe_act for GPT-OSS, nothing for Qwen3). Qwen3 30B on B200 in 26.02 ran a recipe since fixed (Megatron-Bridge PR 2499: the dispatcher hard-coded to alltoall, micro-batch 4 not set; 9691 tokens/s/GPU then, 26859 at micro-batch 4 in 26.04). Under PyTorch FSDP2 (Automodel, attention through Transformer Engine as its configs set) DeepSeek-V3 on 256 and 1024 H100s is 16-29% too slow";
+const MOE_GAP: &str = "MoE layers under Megatron-Core run slower than the model by a time fixed per layer and micro-batch: over the fp8 runs, 1.1 ms plus 0.10 ms per local expert per layer and micro-batch (the table below), on the mean 3.3 ms where the recipe captures nothing in CUDA graphs, 2.1 ms where it captures router and preprocessing and 1.1 ms where it captures attention too (each row's scope is read from its recipe; a dropless layer's routed experts are never captured). The model charges each local expert's GEMM the 25 us Transformer Engine's GroupedLinear costs beside one grouped kernel, and bounds a layer by its host's dispatch at 10 us a kernel, which binds on none of these rows (the table's host-bound column). What is left points to the host, read from NVIDIA's own work on these stacks but not costed: the host's sync on tokens per expert before every dispatch (Megatron-Core's token_dispatcher.py syncs wherever EP or TP exceeds one; DeepEP's and HybridEP's dispatch wait on the host for the received counts), after which the experts' kernels are dispatched with the GPU waiting; Transformer Engine's host time (a te.Linear forward costs 100 us of host time on GB200's Grace and a torch Linear 37 us, 13.5 us on a DGX H100's Xeon: TransformerEngine issue 2053; a profiled 128-expert Megatron-Core run on GH200 left the GPU idle half the step at about 60 us of host time per Python-level kernel, its dropless sync waiting almost nothing because the host was the laggard: GeodesicResearch's geodesic-megatron host-overhead investigation, sections 1 and 9); and NVIDIA's DeepSeek-V3 GB200 notes (Megatron-LM docs/discussions/deepseek-v3-gb200-optimization), where one layout (TP 1, PP 8, VPP 4, EP 32, micro-batch 1, MXFP8) went from 494 to 970 TFLOP/s, about half of it through host-side work (router fusion cut its kernels from 72 to 31, +10; dropping the up-projections' recomputation for its host cost, +45; CUDA graphs, +53 and +32; binding each process to its NUMA node and other CPU-side work, +71 and +13) and the rest through kernels and communication (HybridEP +114), and which estimates removing the sync at 10% or more. A mechanism needs each op's host time per dispatcher, precision and graph scope, which no published trace here gives. GPT-OSS misses most (+26% to +93%), with kernels of its own (cuDNN's attention with sinks at head width 64, alternating sliding windows, a clamped SwiGLU with biases). Each row runs its recipe's dispatcher (NCCL alltoall for GPT-OSS in BF16, for Qwen3 235B on B200 and H100 and for Qwen3 30B on B200 in 26.02; the combined 1F1B overlap for Qwen3 235B on H100 and GPT-OSS on GB200 in 26.04; DeepEP or HybridEP elsewhere) and recomputes what it names (mla_up_proj for DeepSeek-V3, layernorm and moe_act for GPT-OSS, nothing for Qwen3). Qwen3 30B on B200 in 26.02 ran a recipe since fixed (Megatron-Bridge PR 2499: the dispatcher hard-coded to alltoall, micro-batch 4 not set; 9691 tokens/s/GPU then, 26859 at micro-batch 4 in 26.04). Under PyTorch FSDP2 (Automodel, attention through Transformer Engine as its configs set) DeepSeek-V3 on 256 and 1024 H100s is 16-29% too slow";
 
 /// Every source of [`super::ROWS`]. The first eight are fitted on, and so
 /// is Megatron-Bridge's NVFP4 runs: it alone sets fp4's GEMM share
@@ -116,7 +116,8 @@ pub const SOURCES: [Source; 21] = [
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
-            bound: 0.55,
+            // 34.7% since each expert GEMM pays GroupedLinear's 25 us.
+            bound: 0.38,
         }),
     },
     Source {
@@ -134,7 +135,8 @@ pub const SOURCES: [Source; 21] = [
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
-            bound: 0.2,
+            // 9.4% since each expert GEMM pays GroupedLinear's 25 us.
+            bound: 0.12,
         }),
     },
     Source {
@@ -143,10 +145,8 @@ pub const SOURCES: [Source; 21] = [
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
-            // 38.8% until fp8 GEMM inputs were saved quantised (40.1%):
-            // the freed memory lets rows whose recipes recompute named
-            // modules run with none.
-            bound: 0.42,
+            // 28.4% since each expert GEMM pays GroupedLinear's 25 us.
+            bound: 0.31,
         }),
     },
     Source {

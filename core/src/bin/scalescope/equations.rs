@@ -89,8 +89,9 @@ pub const SECTIONS: &[Section] = &[
              a dispatch per rank per collective (15 ms over 1,536 ranks), and hides none of it.",
             "A stack sets the element-wise passes and kernels per layer, the host's cost to \
              dispatch each kernel (10 µs from eager Python, 3 µs from a compiled graph's \
-             wrapper: when a GPU's kernels are shorter, it waits on the host), whether \
-             attention is one fused kernel, whether sequence parallelism and interleaving \
+             wrapper: when a GPU's kernels are shorter, it waits on the host), the fixed \
+             time of each local expert's GEMM (25 µs under Megatron-Core's GroupedLinear, a \
+             GEMM's 8 µs launch and tail elsewhere), whether attention is one fused kernel, whether sequence parallelism and interleaving \
              exist, whether FSDP syncs every micro-batch or once per step, the bytes of a \
              gradient reduction, the share of NVLink its data-parallel traffic reaches under \
              compute, and where the ranks sit. Asking a stack for what it lacks is refused \

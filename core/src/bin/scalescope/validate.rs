@@ -9,16 +9,11 @@ use scalescope_core::validation::{self, Graphs};
 /// runs against the experts each GPU holds: a cost fixed per local expert
 /// shows as its slope, whatever the micro-batch.
 pub(super) fn moe_missing(all: &[validation::Check]) {
-    let gapped: Vec<validation::Check> = all
-        .iter()
-        .filter(|c| c.run.gap && c.run.stack == scalescope_core::stack::StackId::Megatron)
-        .copied()
-        .collect();
-    let rows = validation::moe_missing(&gapped);
+    let (rows, fp8) = validation::megatron_moe_missing(all);
     outln!("\nMoE runs under Megatron-Core: time the model misses per layer and micro-batch (published step less the model's, over layers x micro-batches):");
     for r in &rows {
         outln!(
-            "  {:36} {:+6.1}%  {:>3} experts/GPU  mb{}  {:4}  graphs {:30}  model {:6.2} ms  missing {:+6.2} ms",
+            "  {:36} {:+6.1}%  {:>3} experts/GPU  mb{}  {:4}  graphs {:30}  model {:6.2} ms (host-bound {:4.2})  missing {:+6.2} ms",
             r.name,
             r.difference * 100.0,
             r.local_experts,
@@ -26,37 +21,25 @@ pub(super) fn moe_missing(all: &[validation::Check]) {
             format!("{:?}", r.precision).to_lowercase(),
             r.graphs.map_or("not read", Graphs::scope),
             r.model * 1e3,
+            r.host * 1e3,
             r.missing * 1e3
         );
     }
-    let quantised: Vec<validation::Missing> = rows
-        .iter()
-        .filter(|r| r.precision != scalescope_core::scenario::Precision::Bf16)
-        .copied()
-        .collect();
-    if let Some((fixed, each)) = validation::per_expert(&quantised) {
+    if let Some((fixed, each)) = validation::per_expert(&fp8) {
         outln!(
             "  fp8 runs ({}): missing = {:.2} ms + {:.3} ms per local expert (least squares)",
-            quantised.len(),
+            fp8.len(),
             fixed * 1e3,
             each * 1e3
         );
     }
-    // The same runs split by whether their recipe captures anything in
-    // CUDA graphs: the mean missing time of each side.
-    for (label, eager) in [("nothing captured", true), ("graphs captured", false)] {
-        let side: Vec<f64> = quantised
-            .iter()
-            .filter(|r| r.graphs.is_some_and(|g| (g == Graphs::Eager) == eager))
-            .map(|r| r.missing)
-            .collect();
-        if !side.is_empty() {
-            outln!(
-                "  fp8 runs, {label} ({}): mean missing {:.2} ms",
-                side.len(),
-                side.iter().sum::<f64>() / side.len() as f64 * 1e3
-            );
-        }
+    // The same runs by what their recipe captures in CUDA graphs.
+    for (scope, runs, mean) in validation::by_graphs(&fp8) {
+        outln!(
+            "  fp8 runs, graphs {} ({runs}): mean missing {:.2} ms",
+            scope.scope(),
+            mean * 1e3
+        );
     }
 }
 
