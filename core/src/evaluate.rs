@@ -547,7 +547,11 @@ impl Step {
         let step = breakdown.step().max(Seconds(1e-12));
         let gpus_f = f64::from(cfg.cluster.gpus());
         let tokens_step = f64::from(cfg.global_batch) * f64::from(cfg.seq_len);
-        let tokens_per_s = tokens_step / step.0;
+        // Rates per second and per GPU-second, each one product away (no
+        // chain of divisions on every evaluation).
+        let per_s = 1.0 / step.0;
+        let per_gpu_s = per_s / gpus_f;
+        let tokens_per_s = tokens_step * per_s;
         let [per_token, palm, executed] = model.flop_counts(cfg.seq_len, cfg.layout.recompute);
         let model_flops = tokens_step * per_token;
         let rerun = if cfg.layout.recompute == crate::scenario::Recompute::Selective {
@@ -556,11 +560,12 @@ impl Step {
             0.0
         };
         let executed = tokens_step * (executed + rerun);
-        let tflops_per_gpu = model_flops / step.0 / gpus_f / 1e12;
-        let peak_tflops = self.shape.peak_mm / 1e12;
-        let hfu = executed / step.0 / gpus_f / 1e12 / peak_tflops;
+        let tflops_per_gpu = model_flops * per_gpu_s * 1e-12;
+        let per_peak = 1.0 / self.shape.peak_mm;
+        let mfu = model_flops * per_gpu_s * per_peak;
+        let hfu = executed * per_gpu_s * per_peak;
         let compute_fraction =
-            ((breakdown.compute() + breakdown.contention).0 / step.0).clamp(0.0, 1.0);
+            ((breakdown.compute() + breakdown.contention).0 * per_s).clamp(0.0, 1.0);
         let power_w = power::per_gpu(gpu, compute_fraction).0;
         let memory_total = memory.total();
         Report {
@@ -570,14 +575,13 @@ impl Step {
             micro_batches: cfg.micro_batches(),
             gpus: cfg.cluster.gpus(),
             tokens_per_s,
-            tokens_per_s_per_gpu: tokens_per_s / gpus_f,
+            tokens_per_s_per_gpu: tokens_step * per_gpu_s,
             tflops_per_gpu,
-            mfu: tflops_per_gpu / peak_tflops,
-            mfu_palm: tflops_per_gpu / peak_tflops * palm / per_token.max(1.0),
+            mfu,
+            mfu_palm: mfu * palm / per_token.max(1.0),
             hfu,
-            exposed_comm_fraction: (breakdown.comm_exposed().0 / step.0).clamp(0.0, 1.0),
-            exposed_comm_trace_fraction: (breakdown.comm_exposed_trace().0 / step.0)
-                .clamp(0.0, 1.0),
+            exposed_comm_fraction: (breakdown.comm_exposed().0 * per_s).clamp(0.0, 1.0),
+            exposed_comm_trace_fraction: (breakdown.comm_exposed_trace().0 * per_s).clamp(0.0, 1.0),
             stage_layers: stage.layers,
             virtual_stages: cfg.layout.parallel.chunks(),
             compute_fraction,

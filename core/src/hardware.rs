@@ -101,6 +101,24 @@ impl GemmShape {
         let tail = self.ceiling * (k0 / k.max(1.0) + self.a0 / (m * n).max(1.0));
         ratio / (1.0 + tail)
     }
+
+    /// Seconds of an `m x n x k` GEMM at `rate` FLOP/s before its shape's
+    /// fall: `2 m n k / (rate × factor)`, with the factor's quotients
+    /// multiplied through so that one division remains (a layer costs
+    /// several GEMMs on every evaluation).
+    #[must_use]
+    pub fn seconds(&self, (m, n, k): (f64, f64, f64), fp8: bool, rate: f64) -> f64 {
+        let (k0, ratio) = if fp8 {
+            (2.0 * self.k0, self.fp8_ratio)
+        } else {
+            (self.k0, 1.0)
+        };
+        let mn = m * n;
+        // m n k / max(k, 1) and m n k / max(m n, 1).
+        let per_k = if k >= 1.0 { mn } else { mn * k };
+        let per_mn = if mn >= 1.0 { k } else { k * mn };
+        2.0 * (mn * k + self.ceiling * (k0 * per_k + self.a0 * per_mn)) / (rate * ratio)
+    }
 }
 
 /// V100-SXM2-32GB in a DGX-1 (hybrid cube-mesh NVLink 2).

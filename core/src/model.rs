@@ -432,7 +432,11 @@ impl Model {
     /// as their mean, so the dense ones are spread over the stages.
     #[must_use]
     pub fn moe_share(&self) -> f64 {
-        f64::from(self.moe_layers()) / f64::from(self.layers.max(1))
+        match self.moe {
+            // Asked of every layer's cost: a dense model answers at once.
+            None => 0.0,
+            Some(_) => f64::from(self.moe_layers()) / f64::from(self.layers.max(1)),
+        }
     }
 
     /// Matmul parameters of one MoE layer's MLP: `(routed, shared and

@@ -130,8 +130,11 @@ pub(crate) fn overlap(comm: Seconds, work: Seconds, slowdown: f64) -> (Seconds, 
     let zero = Seconds(0.0);
     let comm = comm.max(zero);
     let work = work.max(zero);
-    let stretched = work / (1.0 - slowdown);
-    if comm.0 >= stretched.0 {
+    // Whether the communication outlasts the stretched compute, asked as
+    // a product so that only an exposed pair pays a division.
+    let keep = 1.0 - slowdown;
+    if comm.0 * keep >= work.0 {
+        let stretched = work / keep;
         (comm - stretched, stretched - work)
     } else {
         (zero, comm * slowdown)
@@ -217,9 +220,8 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         Mlp::Swiglu => 2.0,
         Mlp::Gelu => 1.0,
     };
-    let gemm = |m: f64, n: f64, k: f64| {
-        2.0 * m * n * k / (s.peak_mm * gpu.gemm_efficiency * fp4 * shape.factor(m, n, k, fp8))
-    };
+    let rate = s.peak_mm * gpu.gemm_efficiency * fp4;
+    let gemm = |m: f64, n: f64, k: f64| shape.seconds((m, n, k), fp8, rate);
     let gemm_time = |n: f64, k: f64| gemm(tokens, n, k);
     // A model of MoE layers keeps the dense MLP on its other layers only;
     // the experts' share is costed in `experts`. Queries and the attention

@@ -260,7 +260,7 @@ impl Config {
                 feature: "zero-bubble pipeline schedule",
             });
         }
-        if self.seq_len % (2 * p.cp) != 0 && p.cp > 1 {
+        if p.cp > 1 && self.seq_len % (2 * p.cp) != 0 {
             return Err(Error::CpNotDividingSequence {
                 cp: p.cp,
                 seq_len: self.seq_len,

@@ -132,8 +132,13 @@ impl Config {
         let m = &self.model;
         let p = &self.layout.parallel;
         let experts = m.expert_params();
+        let dense = (m.layer_params() - experts) / f64::from(p.tp.max(1));
+        if experts <= 0.0 {
+            // A dense model: nothing to split over the expert groups.
+            return (dense, 0.0);
+        }
         (
-            (m.layer_params() - experts) / f64::from(p.tp.max(1)),
+            dense,
             experts / (f64::from(p.ep.max(1)) * f64::from(p.etp.max(1))),
         )
     }
@@ -146,13 +151,12 @@ impl Config {
     #[must_use]
     pub(crate) fn dp_layer_params(&self, ranks: u32) -> f64 {
         let (dense, expert) = self.layer_params_local();
-        let sent = |n: f64| (n - 1.0).max(0.0) / n.max(1.0);
-        let all = sent(f64::from(ranks));
-        if all > 0.0 {
-            dense + expert * sent(f64::from(self.expert_dp())) / all
-        } else {
-            dense
+        // A dense model has no expert part to weigh.
+        if expert <= 0.0 || ranks <= 1 {
+            return dense;
         }
+        let sent = |n: f64| (n - 1.0).max(0.0) / n.max(1.0);
+        dense + expert * sent(f64::from(self.expert_dp())) / sent(f64::from(ranks))
     }
 
     /// Micro-batches per step on each replica.
