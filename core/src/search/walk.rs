@@ -406,7 +406,7 @@ impl<'a> Walk<'a> {
         let mut cfg = *self.base;
         cfg.layout = layout;
         if self.deferred.is_some() && cfg.layout.parallel.pp > 1 {
-            self.pipeline(cfg, split);
+            self.pipeline(&mut cfg, split);
             return;
         }
         let Some(memory) = self.fitting(&mut cfg, split) else {
@@ -425,15 +425,15 @@ impl<'a> Walk<'a> {
     /// no recomputation by its compute alone ([`Step::quick_bound`]):
     /// recomputation only adds compute, and communication only adds to it,
     /// so that bound holds for every mode, before its memory is costed.
-    fn pipeline(&mut self, mut cfg: Config, split: (u32, u32)) {
-        let cutoff = (self.cutoff)(&cfg);
+    fn pipeline(&mut self, cfg: &mut Config, split: (u32, u32)) {
+        let cutoff = (self.cutoff)(cfg);
         // Under no cutoff yet (a cell of the explorer's grid not visited)
         // nothing can be ruled out, and the step at no recomputation
         // would be costed for nothing. A layout the bound rules out is
         // counted without its check: the walk builds layouts that pass it
         // (the check is the net under what is visited), and most
         // pipelines end here, where the check cost as much as the bound.
-        if cutoff.is_finite() && self.step(&cfg).quick_bound(split) > cutoff {
+        if cutoff.is_finite() && self.step(cfg).quick_bound(split) > cutoff {
             self.evaluated += 1;
             return;
         }
@@ -441,12 +441,12 @@ impl<'a> Walk<'a> {
             return;
         }
         self.evaluated += 1;
-        let Some(memory) = self.fitting(&mut cfg, split) else {
+        let Some(memory) = self.fitting(cfg, split) else {
             return;
         };
         // The bound that costs the stages, then the critical path (two
         // stages' passes laid out) only for the pipelines it lets through.
-        let step = self.step(&cfg);
+        let step = self.step(cfg);
         let mut bound = step.bound(split);
         if bound <= cutoff {
             bound = bound.max(crate::timeline::critical_path(step, split));
@@ -456,7 +456,7 @@ impl<'a> Walk<'a> {
         }
         if let Some(deferred) = self.deferred.as_mut() {
             deferred.push(Deferred {
-                cfg,
+                cfg: *cfg,
                 memory,
                 split,
                 bound,
