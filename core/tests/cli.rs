@@ -300,3 +300,34 @@ fn a_search_names_what_of_the_files_layout_it_leaves_out() {
         assert!(plain.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// `validate` prints each MoE run's missing time per layer and
+/// micro-batch with its experts per GPU, graph scope and host-bound time,
+/// the fp8 line through them, and each scope's mean.
+#[test]
+fn validate_prints_the_time_the_model_misses_on_moe_runs() {
+    let out = scalescope(&["validate"], "");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("MoE runs under Megatron-Core"))
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let rows = table.iter().filter(|l| l.contains("experts/GPU")).count();
+    assert!(rows >= 12, "{table:?}");
+    assert!(table
+        .iter()
+        .any(|l| l.contains("graphs attn moe_router moe_preprocess") && l.contains("host-bound")));
+    assert!(table
+        .iter()
+        .any(|l| l.contains("ms per local expert (least squares)")));
+    assert_eq!(
+        table
+            .iter()
+            .filter(|l| l.contains("fp8 runs, graphs"))
+            .count(),
+        3,
+        "{table:?}"
+    );
+}
