@@ -93,13 +93,20 @@ impl GemmShape {
     /// the epilogue weighs twice as many steps).
     #[must_use]
     pub fn factor(&self, m: f64, n: f64, k: f64, fp8: bool) -> f64 {
-        let (k0, ratio) = if fp8 {
+        let (k0, ratio) = self.precision(fp8);
+        let tail = self.ceiling * (k0 / k.max(1.0) + self.a0 / (m * n).max(1.0));
+        ratio / (1.0 + tail)
+    }
+
+    /// The prologue and epilogue per tile in steps of `k`, and the
+    /// ceiling's ratio to bf16's, in fp8 (each step of `k` takes half the
+    /// time, so the epilogue weighs twice as many) or not.
+    fn precision(&self, fp8: bool) -> (f64, f64) {
+        if fp8 {
             (2.0 * self.k0, self.fp8_ratio)
         } else {
             (self.k0, 1.0)
-        };
-        let tail = self.ceiling * (k0 / k.max(1.0) + self.a0 / (m * n).max(1.0));
-        ratio / (1.0 + tail)
+        }
     }
 
     /// Seconds of an `m x n x k` GEMM at `rate` FLOP/s before its shape's
@@ -108,11 +115,7 @@ impl GemmShape {
     /// several GEMMs on every evaluation).
     #[must_use]
     pub fn seconds(&self, (m, n, k): (f64, f64, f64), fp8: bool, rate: f64) -> f64 {
-        let (k0, ratio) = if fp8 {
-            (2.0 * self.k0, self.fp8_ratio)
-        } else {
-            (self.k0, 1.0)
-        };
+        let (k0, ratio) = self.precision(fp8);
         let mn = m * n;
         // m n k / max(k, 1) and m n k / max(m n, 1).
         let per_k = if k >= 1.0 { mn } else { mn * k };

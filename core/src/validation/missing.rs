@@ -42,7 +42,7 @@ pub struct Missing {
 /// (every metric here is a fixed amount of work over the step, so the
 /// published step is the model's times `model / published`).
 #[must_use]
-pub fn moe_missing(checks: &[Check]) -> Vec<Missing> {
+fn moe_missing(checks: &[Check]) -> Vec<Missing> {
     checks
         .iter()
         .filter_map(|c| {

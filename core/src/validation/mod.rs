@@ -26,7 +26,7 @@ mod runs;
 mod scaling;
 mod sources;
 
-pub use missing::{by_graphs, megatron_moe_missing, moe_missing, per_expert, Missing};
+pub use missing::{by_graphs, megatron_moe_missing, per_expert, Missing};
 pub use runs::ROWS;
 pub use scaling::{series, Series, SCALING_TOLERANCE};
 pub use sources::SOURCES;

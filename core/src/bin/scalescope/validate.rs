@@ -18,7 +18,7 @@ pub(super) fn moe_missing(all: &[validation::Check]) {
             r.difference * 100.0,
             r.local_experts,
             r.micro_batch,
-            format!("{:?}", r.precision).to_lowercase(),
+            r.precision.key(),
             r.graphs.map_or("not read", Graphs::scope),
             r.model * 1e3,
             r.host * 1e3,
