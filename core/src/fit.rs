@@ -27,12 +27,7 @@ pub struct Fitted {
     pub gemm_h100: f64,
     /// Overlap share of the Megatron, llm-foundry and torchtitan stacks.
     pub overlap_share: f64,
-    /// fp4 GEMMs' share of fp8's efficiency (Blackwell).
-    pub fp4_share: f64,
 }
-
-/// fp4's share: between a third of fp8's efficiency and all of it.
-const FP4_BOUNDS: [(f64, f64); 1] = [(0.3, 1.0)];
 
 /// Physical ranges: a GEMM between half and 95% of peak; data-parallel
 /// traffic under compute between a tenth of the NVLink bus rate and all of it.
@@ -46,7 +41,6 @@ impl Fitted {
             gemm_a100: crate::calibration::GEMM_EFFICIENCY_A100,
             gemm_h100: crate::calibration::GEMM_EFFICIENCY_H100,
             overlap_share: crate::calibration::TUNED_OVERLAP_SHARE,
-            fp4_share: crate::calibration::FP4_GEMM_SHARE,
         }
     }
 
@@ -57,7 +51,6 @@ impl Fitted {
             gemm_a100: x.first().copied().unwrap_or(s.gemm_a100),
             gemm_h100: x.get(1).copied().unwrap_or(s.gemm_h100),
             overlap_share: x.get(2).copied().unwrap_or(s.overlap_share),
-            fp4_share: x.get(3).copied().unwrap_or(s.fp4_share),
         }
     }
 
@@ -76,7 +69,6 @@ impl Fitted {
         } else if gpu.id.starts_with("h100") || gpu.id.starts_with("h800") {
             gpu.gemm_efficiency = self.gemm_h100;
         }
-        gpu.gemm_shape.fp4_share = self.fp4_share;
         cfg
     }
 
@@ -110,30 +102,10 @@ fn loss(f: &Fitted, rows: &[&Row]) -> f64 {
 #[must_use]
 pub fn fit_rows(rows: &[&Row]) -> Fitted {
     let f = Fitted::shipped();
-    let mut head = [f.gemm_a100, f.gemm_h100, f.overlap_share];
-    coordinate_search(&mut head, &BOUNDS, 3, 18, |x| {
-        loss(&Fitted::from_slice(&[x[0], x[1], x[2], f.fp4_share]), rows)
+    let mut x = [f.gemm_a100, f.gemm_h100, f.overlap_share];
+    coordinate_search(&mut x, &BOUNDS, 3, 18, |x| {
+        loss(&Fitted::from_slice(x), rows)
     });
-    let mut x = [head[0], head[1], head[2], f.fp4_share];
-    // fp4's share moves only the fp4 runs: fitted on them alone, after
-    // the others; with none to fit on, fp4 is taken at fp8's efficiency
-    // (so a source left out is not predicted with its own fit).
-    let fp4: Vec<&Row> = rows
-        .iter()
-        .copied()
-        .filter(|r| r.precision == crate::scenario::Precision::Fp4)
-        .collect();
-    if fp4.is_empty() {
-        x[3] = 1.0;
-    } else {
-        let mut s = [x[3]];
-        coordinate_search(&mut s, &FP4_BOUNDS, 1, 24, |s| {
-            let mut all = x;
-            all[3] = s[0];
-            loss(&Fitted::from_slice(&all), &fp4)
-        });
-        x[3] = s[0];
-    }
     Fitted::from_slice(&x)
 }
 

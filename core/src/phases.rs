@@ -205,8 +205,8 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // the rate its shape reaches: QKV, the output projection, the MLP's
     // up (and gate) projection and its down projection. Backward's two
     // GEMMs per weight have the same dimensions, permuted.
-    // fp4 GEMMs weigh their epilogue as fp8's and reach a fitted share of
-    // fp8's efficiency (no published fp4 GEMM table measures them).
+    // fp4 GEMMs weigh their epilogue as fp8's and reach a measured share of
+    // fp8's efficiency (`FP4_GEMM_SHARE`).
     let fp8 = matches!(cfg.precision, Precision::Fp8 | Precision::Fp4);
     let fp4 = if cfg.precision == Precision::Fp4 {
         gpu.gemm_shape.fp4_share
@@ -302,14 +302,16 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
 /// that no fused kernel writes in it: under fp8 and fp4, Transformer
 /// Engine's `cast_transpose` reads the bf16 tensor and writes a row-wise
 /// copy and a column-wise one (the weight gradient's operand), 2 + 1 + 1
-/// bytes in fp8 and 2 + 0.5 + 0.5 (and block scales) in fp4. A fused
+/// bytes in fp8; NVFP4's quantisation costs [`cal::NVFP4_QUANTISE_OVER_FP8`]
+/// times fp8's (its global amax, block scales, stochastic rounding and the
+/// weight gradient's Hadamard transform, as measured). A fused
 /// norm or activation writes its output quantised (`LayerNormLinear`,
 /// `LayerNormMLP`, the activation's backward), which costs nothing more;
-/// [`compute`] counts the rest. Counted, not fitted.
+/// [`compute`] counts the rest. Counted and measured, not fitted.
 pub(crate) fn quantise_passes(precision: Precision) -> f64 {
     match precision {
         Precision::Fp8 => 2.0,
-        Precision::Fp4 => 1.5,
+        Precision::Fp4 => 2.0 * cal::NVFP4_QUANTISE_OVER_FP8,
         Precision::Bf16 | Precision::Fp16 => 0.0,
     }
 }

@@ -328,8 +328,9 @@ fn attention_runs_at_its_kernels_rate() {
 /// Under fp8 the attention output and the MLP activation are quantised
 /// by kernels of their own in forward, the output gradients of QKV, the
 /// output projection and the down projection in backward, each reading
-/// bf16 and writing two fp8 copies (four bytes an element, on HBM); fp4
-/// writes half as much; bf16 quantises nothing.
+/// bf16 and writing two fp8 copies (four bytes an element, on HBM); NVFP4
+/// costs what Transformer Engine measured, 2.27 times fp8's; bf16
+/// quantises nothing.
 #[test]
 fn low_precision_quantises_the_operands_no_fused_kernel_writes() {
     let mut cfg = example();
@@ -357,6 +358,28 @@ fn low_precision_quantises_the_operands_no_fused_kernel_writes() {
     let fp8 = layer(&cfg);
     cfg.precision = Precision::Fp4;
     let fp4 = layer(&cfg);
-    assert!((fp4.0 .0 / fp8.0 .0 - 0.75).abs() < 1e-9);
-    assert!((fp4.1 .0 / fp8.1 .0 - 0.75).abs() < 1e-9);
+    assert!((fp4.0 .0 / fp8.0 .0 - 2.27).abs() < 1e-9);
+    assert!((fp4.1 .0 / fp8.1 .0 - 2.27).abs() < 1e-9);
+}
+
+/// NVFP4's GEMMs and quantisation as Transformer Engine's GEMM profiling
+/// measured them on B300, a Llama-like layer of 15,872 tokens, hidden 4096
+/// and MLP 16,384: pre-quantized 7.324 ms a layer in MXFP8 against 3.754
+/// in NVFP4, and quantising the same operands 1.183 against 2.685 ms.
+#[test]
+fn nvfp4_runs_as_transformer_engine_measured_it_on_b300() {
+    let mut cfg = example();
+    cfg.stack = stack::MEGATRON;
+    cfg.cluster.gpu = crate::hardware::GB300;
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.micro_batch = 4;
+    cfg.precision = Precision::Fp8;
+    let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US) * cal::GEMMS_PER_LAYER;
+    let fp8 = compute(&cfg, &Shape::of(&cfg)).0;
+    cfg.precision = Precision::Fp4;
+    let fp4 = compute(&cfg, &Shape::of(&cfg)).0;
+    let speedup = (fp8.gemm - t0).0 / (fp4.gemm - t0).0;
+    assert!((speedup - 7.324 / 3.754).abs() < 0.005, "{speedup}");
+    let quantise = (fp4.quantise.0 + fp4.quantise.1).0 / (fp8.quantise.0 + fp8.quantise.1).0;
+    assert!((quantise - 2.685 / 1.183).abs() < 0.005, "{quantise}");
 }

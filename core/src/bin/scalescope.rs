@@ -248,14 +248,13 @@ fn validate() {
         let source = SOURCES.iter().position(|s| s.key == key).unwrap_or(0);
         let own = Errors::of(&all, |c| c.run.source == SOURCES[source].citation);
         outln!(
-            "  {key:25} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3}, fp4 {:.2}){}",
+            "  {key:25} {:>3} runs  mean {:>5.1}%  left out: mean {:>5.1}% (GEMM A100 {:.3}, H100 {:.3}, overlap {:.3}){}",
             own.runs,
             own.mean * 100.0,
             loso.mean * 100.0,
             f.gemm_a100,
             f.gemm_h100,
             f.overlap_share,
-            f.fp4_share,
             if SOURCES[source].held_out {
                 "  held out"
             } else {
@@ -270,8 +269,8 @@ fn validate() {
         .map(|&(_, f, _)| f);
     let f = full.unwrap_or_else(validation::fit);
     outln!(
-        "\nFitted on the runs of every source not held out: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}, FP4_GEMM_SHARE {:.3}",
-        f.gemm_a100, f.gemm_h100, f.overlap_share, f.fp4_share
+        "\nFitted on the runs of every source not held out: GEMM_EFFICIENCY_A100 {:.3}, GEMM_EFFICIENCY_H100 {:.3}, TUNED_OVERLAP_SHARE {:.3}",
+        f.gemm_a100, f.gemm_h100, f.overlap_share
     );
     outln!(
         "{held} of {} published runs within {:.0}%, from {} sources",

@@ -107,7 +107,7 @@ pub const SECTIONS: &[Section] = &[
             "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU); llm-foundry n_rot = 0 \
              (ALiBi inside attention)",
             "t_q,fwd = n_q × 2 B × T × (h + f) ÷ tp ÷ (HBM bandwidth × 0.8);  t_q,bwd = n_q × 2 B × \
-             T × ((h + 2kv) ÷ tp + 2h ÷ sp) ÷ (HBM bandwidth × 0.8);  n_q = 2 in fp8, 1.5 in fp4, \
+             T × ((h + 2kv) ÷ tp + 2h ÷ sp) ÷ (HBM bandwidth × 0.8);  n_q = 2 in fp8, 4.54 in fp4, \
              0 in bf16 (operands read in bf16 and written twice: the attention output and the \
              MLP activation in forward; the output gradients of QKV, the output projection and \
              the down projection in backward)",
@@ -148,8 +148,10 @@ pub const SECTIONS: &[Section] = &[
              paper): 0.639 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
-             0.58 of fp8's, fitted on Megatron-Bridge's NVFP4 runs since no fp4 GEMM table is \
-             published. A GEMM operand no fused kernel writes in fp8 or fp4 (the attention \
+             0.65 of fp8's, and quantising an operand to NVFP4 costs 2.27 times fp8's (a \
+             global amax, block scales, stochastic rounding, the weight gradient's Hadamard \
+             transform): both measured by Transformer Engine's GEMM profiling of a Llama-like \
+             layer on B300, neither fitted on a training run. A GEMM operand no fused kernel writes in fp8 or fp4 (the attention \
              output, the MLP activation, the experts' routed tokens, and in backward the \
              output gradients no fused kernel writes) is quantised by a kernel of its own, which reads it in bf16 and \
              writes a row-wise and a column-wise copy (Transformer Engine's cast_transpose): \

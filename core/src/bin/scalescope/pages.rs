@@ -291,8 +291,7 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
          Each keeps its published GPUs, model, context, batch and parallel degrees; the \
          micro-batch, interleaving and recomputation its authors tuned are the best of a \
          few choices. The GEMM efficiencies and the overlap share are fitted on these \
-         runs, and fp4's GEMM share on Blackwell on Megatron-Bridge's three NVFP4 runs; \
-         <code>scalescope validate</code> also predicts each source with constants fitted \
+         runs; <code>scalescope validate</code> also predicts each source with constants fitted \
          without it. ",
     );
     // Counted, so the page cannot drift from the sources it lists.
