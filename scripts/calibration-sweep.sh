@@ -56,5 +56,6 @@ for setting in "$@"; do
   validate=$("$bin" validate)
   echo "== $setting: $(echo "$findings" | tail -1); failing: ${failing:-none}; $(echo "$validate" | tail -1)"
   echo "$validate" | grep -E '^  (fitted on|held out) ' | sed 's/^  /    published runs /'
+  echo "$validate" | grep -E '^  (megatron-bridge-moe|fp8 runs \()' | sed -E 's/^  +/    /; s/ +left out.*//'
   echo "$findings" | grep -E '^   number:' | sed 's/^   number:/   /'
 done

@@ -123,6 +123,32 @@ own code and papers, not from the paper and not from a fit.
   NVFP4 and bf16 Llama 3.1 405B runs 7.9% (11.1%). GB200's share is
   taken as B300's, each of its own peak; the one GB200 Megatron-Bridge
   NVFP4 run comes out 13% fast, MLPerf's two 8% slow.
+- `TE_EXPERT_QUANTISE_KERNELS` (3) is counted. Under fp8, Transformer
+  Engine's `GroupedLinear` (every MoE row under Megatron-Core) quantises
+  each local expert's GEMM operand apart: `split_quantize` fuses experts
+  only under delayed scaling (`csrc/extensions/cast.cpp`), and a current
+  scaling quantiser launches the amax, the scale and the cast
+  (`csrc/quantizer.cpp`); MXFP8's zeroed scale buffers, cast and swizzle
+  are three as well (NVIDIA's DeepSeek-V3 GB200 notes, which fused them
+  for +35 and +35.5 TFLOP/s). The loop follows the host's sync on tokens
+  per expert, so each is charged as a kernel launched alone
+  (`KERNEL_OVERHEAD_US`, 8 us) rather than one queued behind others
+  (`ELEMENTWISE_KERNEL_US`, 2 us): 48 us per local expert each way. The
+  per-expert part of the fp8 MoE runs' missing time was 0.10 ms a layer
+  and micro-batch. `scripts/calibration-sweep.sh
+  "TE_EXPERT_QUANTISE_KERNELS=0.75" "TE_EXPERT_QUANTISE_KERNELS=3.0"
+  "TE_EXPERT_QUANTISE_KERNELS=4.5"` charges the three kernels 2, 8 and
+  12 us each: the per-expert part is then 0.086, 0.012 and -0.037 ms,
+  Megatron-Bridge's 26.02 MoE table 33.3%, 26.1% and 22.7% mean error and
+  its 26.04 table 27.7%, 24.4% and 24.2% (34.7% and 28.4%
+  before). NVIDIA's comparisons say fp8 buys these MoE layers little:
+  Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
+  blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
+  504.2, and Megatron-Bridge issue 2842 (FP8-MX under BF16 on Qwen3 235B
+  and 30B) was answered 'still mostly mxfp8 cast bound'. With the count,
+  the model gives Qwen3 30B-A3B on 16 H100s at EP 16 the same rate in
+  both (a test holds it within 5% of PR 5728's ratio; without it fp8 was
+  10% faster).
 - `GEMM_EFFICIENCY_V100` is not fitted (no V100 run here): V100's
   microbenchmark rate (0.76 to 0.80) times A100's fitted-to-microbenchmark
   ratio (0.724 over 0.88).

@@ -41,18 +41,15 @@ pub const GEMM_TAIL_H100: f64 = 2.88e5;
 /// the best measured matmuls (MAMF tables).
 pub const FP8_GEMM_RATIO: f64 = 0.883;
 /// fp4 (NVFP4) GEMMs' efficiency on Blackwell as a share of fp8's, each
-/// against its own peak: Transformer Engine's GEMM profiling on B300 (its
-/// docs, `gemm_profiling.rst`) times a Llama-like layer's twelve GEMMs
-/// (15,872 tokens, hidden 4096, MLP 16,384) pre-quantized at 7.324 ms in
-/// MXFP8 and 3.754 ms in NVFP4, 1.95 times as fast where the peak is three
-/// times (0.650). Measured, not fitted on any training run; GB200 (twice
-/// fp8's peak) is taken at the same share of its own.
+/// of its own peak: Transformer Engine's GEMM profiling on B300 (a Llama
+/// layer's twelve GEMMs, 15,872 tokens, hidden 4096, MLP 16,384) runs them
+/// pre-quantized in 7.324 ms in MXFP8 and 3.754 in NVFP4, 1.95 times as
+/// fast where the peak is three times. Measured; GB200 taken alike.
 pub const FP4_GEMM_SHARE: f64 = 0.65;
-/// NVFP4's quantisation of a GEMM operand over fp8's, per element: the same
-/// profiling's autocast less its pre-quantized times (the casts, block
-/// scales, global amax, stochastic rounding and the weight gradient's
-/// Hadamard transform) are 2.685 ms a layer in NVFP4 and 1.183 ms in MXFP8
-/// over the same operands. Measured, not fitted.
+/// NVFP4's quantisation of a GEMM operand over fp8's, per element: the
+/// same profiling's autocast less its pre-quantized times, 2.685 ms a
+/// layer in NVFP4 (amax, block scales, stochastic rounding, the Hadamard
+/// transform) against 1.183 in MXFP8. Measured, not fitted.
 pub const NVFP4_QUANTISE_OVER_FP8: f64 = 2.27;
 /// Large-GEMM ceiling of A100 SXM's bf16 matmuls: 264.5 to 271.2 of 312
 /// TFLOP/s measured (MAMF tables); also V100's.
@@ -204,6 +201,13 @@ pub const MOE_PERMUTE_PASSES: f64 = 4.0;
 /// (3.2 to 4.0 ms), where a host cost the GPU could hide would have
 /// shrunk. Not fitted.
 pub const TE_GROUPED_GEMM_EXPERT_US: f64 = 25.0;
+/// Kernels Transformer Engine's `GroupedLinear` launches to quantise one
+/// local expert's fp8 operand, one expert at a time (`split_quantize` fuses
+/// experts only under delayed scaling): current scaling's amax, scale and
+/// cast; MXFP8's zeroed scale buffers, cast and swizzle. They follow the
+/// host's sync on tokens per expert, so each is launched alone, at
+/// [`KERNEL_OVERHEAD_US`]. Counted, not fitted.
+pub const TE_EXPERT_QUANTISE_KERNELS: f64 = 3.0;
 /// Kernels an MoE layer's forward launches beyond the dense layer's:
 /// router GEMM, top-k and softmax, permute, dispatch, two grouped GEMMs,
 /// activation, combine, unpermute (Megatron-Core's `MoELayer.forward`).
@@ -492,6 +496,11 @@ pub const TABLE: &[Constant] = &[
         TE_GROUPED_GEMM_EXPERT_US,
         "us",
         "TE GroupedLinear's per-expert cuBLASLt GEMMs over one grouped kernel: GeodesicResearch GH200 trace (4.1 s over 163,840 GEMMs, host time); TE PR 3134 (SM100 NVFP4, 8 experts: 25 us kernels alone, 11 us with setup); Megatron stack"
+    ),
+    row!(
+        TE_EXPERT_QUANTISE_KERNELS,
+        "kernels",
+        "counted in TransformerEngine csrc (split_quantize quantises experts one at a time but under delayed scaling; current scaling: compute_amax, compute_scale_from_amax, quantize) and NVIDIA's DeepSeek-V3 GB200 notes (MXFP8: zeroed scale buffers, cast, swizzle); Megatron stack, each at KERNEL_OVERHEAD_US"
     ),
     row!(
         MOE_KERNELS,

@@ -287,7 +287,10 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         column: (Seconds(projections), Seconds(fc1 * dense)),
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
         attention,
-        quantise: (quantise(quantised_fwd), quantise(quantised_bwd)),
+        quantise: (
+            quantise(quantised_fwd) + moe.quantise_fixed,
+            quantise(quantised_bwd) + moe.quantise_fixed,
+        ),
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
             + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
                 * (stack.elementwise_kernels + 2.0 * (cp - 1.0) + moe.kernels),

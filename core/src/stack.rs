@@ -261,6 +261,15 @@ pub struct Stack {
     /// Transformer Engine's `GroupedLinear`, which runs one cuBLASLt GEMM
     /// per expert ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]).
     pub expert_gemm_us: f64,
+    /// Time, microseconds, to quantise one GEMM operand of one local expert
+    /// under fp8 and fp4, beside the bytes it moves: one element-wise
+    /// kernel queued behind the others, or under Transformer Engine's
+    /// `GroupedLinear` three kernels per operand and expert, each launched
+    /// alone ([`crate::calibration::TE_EXPERT_QUANTISE_KERNELS`]).
+    pub expert_quantise_us: f64,
+    /// Kernels the host launches for that quantisation (1, or 3 under
+    /// `GroupedLinear`).
+    pub expert_quantise_kernels: f64,
     /// Whether fp8 and fp4 GEMM inputs are saved for backward as their
     /// quantised copy (Transformer Engine's linears) rather than in bf16
     /// (torchao's `Float8Linear` saves the high-precision tensors).
@@ -298,6 +307,8 @@ pub const PAPER: Stack = Stack {
     zero1_allreduce: false,
     ep_dispatch: EpDispatch::Nccl,
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    expert_quantise_kernels: 1.0,
     saves_quantised: false,
 };
 
@@ -330,6 +341,9 @@ pub const MEGATRON: Stack = Stack {
     ep_dispatch: EpDispatch::Deduplicated,
     // Source: Megatron-Bridge's MoE recipes set `moe_grouped_gemm = True`, which Megatron-Core runs as `TEGroupedMLP` (Transformer Engine's GroupedLinear)
     expert_gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
+    expert_quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
+        * crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
     saves_quantised: true,
 };
 
@@ -347,6 +361,8 @@ pub const MEGATRON_2021: Stack = Stack {
     ep_dispatch: EpDispatch::Nccl,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    expert_quantise_kernels: 1.0,
     ..MEGATRON
 };
 
@@ -366,6 +382,8 @@ pub const LLM_FOUNDRY: Stack = Stack {
     ep_dispatch: EpDispatch::Nccl,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    expert_quantise_kernels: 1.0,
     ..MEGATRON
 };
 
@@ -387,6 +405,8 @@ pub const TORCHTITAN: Stack = Stack {
     saves_quantised: false,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    expert_quantise_kernels: 1.0,
     ..MEGATRON
 };
 
@@ -413,6 +433,8 @@ pub const DEEPSPEED: Stack = Stack {
     ep_dispatch: EpDispatch::Nccl,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    expert_quantise_kernels: 1.0,
     ..MEGATRON
 };
 
