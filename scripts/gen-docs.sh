@@ -616,6 +616,18 @@ Megatron-LM's 2024 H100 table, published only as an image.
   5.3 ms, over its 5 ms budget, by letting 17% more layouts under the
   cutoff. The routing a benchmark's gate sets (random, grouped,
   consecutive) belongs in a row, costed exactly, before it comes back.
+- **Automodel's bf16 state.** NeMo Automodel casts the model to bf16
+  (`initialize_weights`), runs `torch.optim.Adam` on it, so its moments
+  are bf16 too, and takes its loss over bf16 logits (`MaskedCrossEntropy`
+  with `fp32_upcast: false` in its benchmark configs); the rows had taken
+  torchtitan's fp32 shards and fp32 logits. Qwen3 30B-A3B on 8 H100s
+  needed 83.6 GiB that way and did not fit (a 100% miss); with the
+  state in bf16 it fits with full recomputation, as its config sets
+  `activation_checkpointing`, at -12.4%. The configs' recomputation is now
+  each row's (full for DeepSeek-V3 and Qwen3, none for GPT-OSS, which
+  moved from -9.2% under selective to -7.0%). Automodel's mean error went
+  from 38.4% to 15.9%. The configs and the package read are later than
+  the table (nemo-automodel 0.2.0, configs at 092af93e and 037e04a6).
 - **Activation offloading.** Megatron-Bridge's Llama 3 70B FSDP recipes
   on GB200 and GB300 offload 40 and 20 of the 80 layers' activations to
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the

@@ -78,6 +78,35 @@ fn a_bf16_gradient_buffer_halves_replicated_gradients_and_bf16_reduction_their_t
     assert!(bf16 < 0.75 * fp32 && bf16 > 0.0, "{bf16} vs {fp32}");
 }
 
+/// A fully sharded state kept in bf16 (NeMo Automodel's) holds half the
+/// bytes of fp32 shards in its weights, gradients and optimizer, and its
+/// logits and their gradient in bf16 half those in fp32.
+#[test]
+fn a_bf16_sharded_state_halves_the_shards_and_the_logits() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.layout.parallel.dp = DataParallel::FsdpFull;
+    let fp32 = memory::per_gpu(&cfg);
+    cfg.stack.bf16_state = true;
+    let bf16 = memory::per_gpu(&cfg);
+    for (half, full) in [
+        (bf16.weights, fp32.weights),
+        (bf16.gradients, fp32.gradients),
+        (bf16.optimizer, fp32.optimizer),
+    ] {
+        assert!(
+            (2.0 * half.0 - full.0).abs() <= 1e-9 * full.0,
+            "{half:?} {full:?}"
+        );
+    }
+    let tokens = f64::from(cfg.layout.micro_batch * cfg.seq_len);
+    let logits_fp32 = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / 2.0;
+    let saved = (fp32.activations - bf16.activations).0;
+    assert!(
+        (saved - logits_fp32 / 2.0).abs() <= 1e-9 * logits_fp32,
+        "{saved}"
+    );
+}
+
 #[test]
 fn full_sharding_gathers_and_scatters_per_micro_batch() {
     let (ag1, rs1, _) = gathers(DataParallel::FsdpFull, 4);

@@ -143,6 +143,12 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // partition); bf16 copies exist only while gathered, in the buffers.
         // A stack that gathers each module's parameters holds one module's
         // (and the next one's, prefetched), not the layer's.
+        DataParallel::FsdpFull if cfg.stack.bf16_state => (
+            2.0 * sharded,
+            2.0 * sharded,
+            4.0 * sharded,
+            (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
+        ),
         DataParallel::FsdpFull => (
             4.0 * sharded,
             4.0 * sharded,
@@ -442,8 +448,10 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
 fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
     let w = Widths::of(cfg);
     let (layer, tokens) = saved_per_layer(cfg, &w);
-    // fp32 logits and their gradient, one micro-batch's at a time.
-    let logits = 2.0 * 4.0 * tokens * f64::from(cfg.model.vocab) / w.tp;
+    // The logits and their gradient (fp32, or bf16 where the stack keeps
+    // them so), one micro-batch's at a time.
+    let logit_bytes = if cfg.stack.bf16_state { 2.0 } else { 4.0 };
+    let logits = 2.0 * logit_bytes * tokens * f64::from(cfg.model.vocab) / w.tp;
     let mut activations = if cfg.layout.parallel.pp == 1 {
         // Offloaded layers' activations leave the GPU after their
         // forward; the last copy is waited for before the output head

@@ -274,6 +274,12 @@ pub struct Stack {
     /// quantised copy (Transformer Engine's linears) rather than in bf16
     /// (torchao's `Float8Linear` saves the high-precision tensors).
     pub saves_quantised: bool,
+    /// Whether a fully sharded model keeps its parameters, gradients and
+    /// Adam's moments in bf16 with no fp32 master copy, and takes its loss
+    /// over bf16 logits (NeMo Automodel casts the model to bf16 and runs
+    /// `torch.optim.Adam` on it; its `MaskedCrossEntropy` upcasts only when
+    /// asked). Otherwise fp32 shards and fp32 logits.
+    pub bf16_state: bool,
 }
 
 /// The paper's stack (Appendix B): a Megatron-inspired framework with
@@ -310,6 +316,7 @@ pub const PAPER: Stack = Stack {
     expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
     expert_quantise_kernels: 1.0,
     saves_quantised: false,
+    bf16_state: false,
 };
 
 /// Megatron-LM: fused norms, rotary and bias-activation kernels, sequence
@@ -345,6 +352,7 @@ pub const MEGATRON: Stack = Stack {
         * crate::calibration::KERNEL_OVERHEAD_US,
     expert_quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
     saves_quantised: true,
+    bf16_state: false,
 };
 
 /// Megatron-LM of Narayanan et al. (2021) and Korthikanti et al. (2022), and
@@ -403,6 +411,7 @@ pub const TORCHTITAN: Stack = Stack {
     ep_dispatch: EpDispatch::Deduplicated,
     // Source: torchao float8 (Float8Linear's autograd saves input_hp and weight_hp_t)
     saves_quantised: false,
+    bf16_state: false,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,

@@ -175,6 +175,9 @@ pub struct Row {
     /// in bf16 (`grad_reduce_in_fp32 = False`) also keeps its gradient
     /// buffer in bf16.
     pub grad_bytes: Option<f64>,
+    /// Whether the run keeps its fully sharded state in bf16
+    /// ([`crate::stack::Stack::bf16_state`]) where its stack does not.
+    pub bf16_state: bool,
     /// Layers whose activations the recipe offloads to host memory
     /// (`cpu_offloading_num_layers`; 0 for none).
     pub offload: u32,
@@ -260,6 +263,7 @@ impl Row {
             stack.reduce_bytes = bytes;
             stack.grad_buffer_bytes = bytes;
         }
+        stack.bf16_state |= self.bf16_state;
         Config {
             cluster,
             model: self.model,

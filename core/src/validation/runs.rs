@@ -74,6 +74,7 @@ const BASE: Row = Row {
     attention: None,
     dispatch: None,
     grad_bytes: None,
+    bf16_state: false,
     offload: 0,
     modules: crate::scenario::Modules::NONE,
     graphs: None,
@@ -247,7 +248,9 @@ const fn automodel(
         tuned: tuned(MB, virtual_stages, ANY),
         metric: Metric::TokensPerGpu,
         published: tokens,
-        // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation not published: best of none, selective, full
+        // Parameters, gradients and Adam's moments in bf16 and bf16 logits (`initialize_weights` casts the model to bf16; `MaskedCrossEntropy` with `fp32_upcast: false`): the benchmark configs and nemo-automodel 0.2.0, later than the table
+        bf16_state: true,
+        // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation as each row's benchmark config sets `activation_checkpointing`
         ..BASE
     }
 }
@@ -482,6 +485,7 @@ const fn fms(
         attention: Some(AttentionKernel::Flash2),
         dispatch: None,
         grad_bytes: None,
+        bf16_state: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -642,6 +646,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        bf16_state: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -670,6 +675,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        bf16_state: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -698,6 +704,7 @@ pub const ROWS: &[Row] = &[
         attention: None,
         dispatch: None,
         grad_bytes: None,
+        bf16_state: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -829,10 +836,11 @@ pub const ROWS: &[Row] = &[
     graphed(Eager, alltoall(ep_overlap(ep(32, nvidia("Qwen3 235B-A22B 26.04, 256 H100", 19, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1686.0))))),
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     // (attention as each benchmark config sets `backend.attn`: `te` for DeepSeek-V3 and Qwen3, `flex` for GPT-OSS, taken at FlashAttention-2's rate; examples/benchmark/configs/*_te_deepep.yaml). DeepSeek-V3's config keeps FSDP's parameters gathered from forward to backward (`reshard_after_forward: false`), but with the torchtitan profile's gradients accumulated unsharded across micro-batches that needs 83 GiB at 256 GPUs where the run fit in 80 GB, so the rows stay fully sharded
-    te_attention(ep(64, automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0))),
-    te_attention(ep(64, automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0))),
-    te_attention(ep(8, automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0))),
-    ep(64, automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)),
+    // Recomputation: `activation_checkpointing: true` for DeepSeek-V3 and Qwen3, `false` for GPT-OSS (the configs as stored at later commits, 092af93e and 037e04a6)
+    te_attention(ep(64, full(automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)))),
+    te_attention(ep(64, full(automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)))),
+    te_attention(ep(8, full(automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)))),
+    ep(64, no_recompute(automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0))),
     // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time; gradient dtype not published: Megatron-LM's default under bf16 (fp32)
     fp32_grads(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(19.7)))))),
     fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(17.6))))))),

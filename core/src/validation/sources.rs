@@ -125,7 +125,9 @@ pub const SOURCES: [Source; 21] = [
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
-            bound: 0.45,
+            // 15.9% since its state and logits are kept in bf16 (38.4%
+            // with Qwen3 30B-A3B not fitting before).
+            bound: 0.18,
         }),
     },
     Source {
