@@ -628,6 +628,19 @@ Megatron-LM's 2024 H100 table, published only as an image.
   moved from -9.2% under selective to -7.0%). Automodel's mean error went
   from 38.4% to 15.9%. The configs and the package read are later than
   the table (nemo-automodel 0.2.0, configs at 092af93e and 037e04a6).
+- **Automodel's benchmark gate.** Every Automodel benchmark config sets
+  `fake_balanced_gate: true`, whose `FakeBalancedGate` routes a rank's
+  token `t` to experts `k t` to `k t + k - 1` (mod the experts): a
+  consecutive block, which DeepEP sends to the GPUs and domains the block
+  spans, `(k + s - gcd(k, s)) / s` of them for blocks of `s` experts,
+  instead of a random draw's. DeepSeek-V3's 8 of 256 experts over EP 64
+  meet 2 GPUs of one node, where a random draw meets 7.6 GPUs over 4.6
+  other nodes. Costed so (`experts::copies`), Qwen3 30B-A3B on 8 H100s
+  moved from -12.4% to +0.8%, DeepSeek-V3 on 256 H100s from -28.7% to
+  +5.2%, on 1024 from -15.6% to +23.1% and GPT-OSS 120B from -7.0% to
+  +27.0%: Automodel's mean error from 15.9% to 14.0%. What DeepSeek-V3
+  at 1024 GPUs and GPT-OSS still miss is not the All-to-All; GPT-OSS is
+  too fast under Megatron-Core as well.
 - **Activation offloading.** Megatron-Bridge's Llama 3 70B FSDP recipes
   on GB200 and GB300 offload 40 and 20 of the 80 layers' activations to
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the

@@ -260,12 +260,16 @@ fn none_among(experts: f64, s: f64, k: u32) -> f64 {
 /// (DeepEP, HybridEP) send a token once to each GPU holding any of its
 /// experts and across the network once to each other NVLink domain, whose
 /// receiving GPU forwards it (DeepEP's README: "forwarding from NVLink to
-/// RDMA domain").
+/// RDMA domain"). Under `consecutive` routing a token's `k` experts are
+/// the block of `k` that starts at a multiple of `k` (NeMo Automodel's
+/// `FakeBalancedGate`: `arange(tokens × k).view(-1, k) % experts`), so it
+/// meets as few GPUs and domains as that block spans.
 pub(crate) fn copies(
     dispatch: EpDispatch,
     (experts, top_k): (u32, u32),
     ep: u32,
     inside: u32,
+    consecutive: bool,
 ) -> (f64, f64) {
     let group = crate::collective::Group::new(ep, inside);
     let (e, ep_f) = (f64::from(experts), f64::from(group.ranks));
@@ -276,6 +280,16 @@ pub(crate) fn copies(
             let (nvlink, network) = crate::collective::spread(group);
             let k = f64::from(top_k);
             (k * nvlink, k * network)
+        }
+        EpDispatch::Deduplicated if consecutive => {
+            // Blocks cycle over the GPUs token by token, so each GPU (and
+            // domain) is met as often as any other.
+            let per_gpu = (experts / group.ranks).max(1);
+            let domains = group.ranks / group.ranks_per_node;
+            let gpus = spanned(top_k, per_gpu);
+            let met = spanned(top_k, per_gpu * group.ranks_per_node);
+            let domains = f64::from(domains.max(1));
+            (gpus * (ep_f - 1.0) / ep_f, met * (domains - 1.0) / domains)
         }
         EpDispatch::Deduplicated => {
             let per_gpu = e / ep_f;
@@ -288,6 +302,17 @@ pub(crate) fn copies(
             )
         }
     }
+}
+
+/// Blocks of `size` (aligned at multiples of it) that a block of `k`
+/// aligned at a multiple of `k` spans, on the mean over where it starts:
+/// `(k + size - gcd(k, size)) / size`.
+fn spanned(k: u32, size: u32) -> f64 {
+    let (mut a, mut b) = (k.max(1), size.max(1));
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    f64::from(k.max(1) + size.max(1) - a) / f64::from(size.max(1))
 }
 
 /// Ranks of an EP group inside one NVLink domain: expert groups are laid
@@ -317,6 +342,7 @@ pub(crate) fn exchange(cfg: &Config, s: &Shape, links: &Links) -> AllToAll {
         (e.experts, e.top_k),
         p.ep,
         ep_inside_domain(cfg),
+        cfg.stack.consecutive_routing,
     );
     let one = crate::collective::exchange(sent, unit, links) * cfg.model.moe_share();
     AllToAll {
@@ -329,260 +355,5 @@ pub(crate) fn exchange(cfg: &Config, s: &Shape, links: &Links) -> AllToAll {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::collective::exchange;
-    use crate::findings;
-    use crate::hardware::H100;
-
-    #[test]
-    fn all_to_all_inside_a_node_runs_at_nvlink_and_across_at_the_nic() {
-        let cfg = findings::base(H100, 8, "llama2-7b", 512, 1);
-        let links = cfg.cluster.links();
-        // 64 MB of routed copies: 8 MB per copy of a token batch, top 8.
-        let unit = Bytes(8e6);
-        let nccl = |ep, inside| copies(EpDispatch::Nccl, (256, 8), ep, inside);
-        let inside = exchange(nccl(8, 8), unit, &links);
-        let across = exchange(nccl(64, 8), unit, &links);
-        // 7/8 of 64 MB at H100's 360 GB/s bus rate, 56/64 at 45 GB/s.
-        assert!((inside.0 * 1e3 - 0.156).abs() < 0.02, "{inside:?}");
-        assert!((across.0 * 1e3 - 1.244).abs() < 0.05, "{across:?}");
-        assert_eq!(exchange(nccl(1, 1), unit, &links), Seconds(0.0));
-    }
-
-    /// DeepSeek-V3's 256 experts, top 8, over EP 64 on 8 nodes of 8: NCCL
-    /// sends 7 of a token's 8 copies across the network; DeepEP sends it
-    /// once to each other node holding one of its experts, 7 x (1 -
-    /// C(224, 8) / C(256, 8)) = 4.6 on average, and once to each GPU.
-    #[test]
-    fn deduplicating_dispatch_sends_a_token_once_per_node_and_gpu() {
-        let nccl = copies(EpDispatch::Nccl, (256, 8), 64, 8);
-        let dedup = copies(EpDispatch::Deduplicated, (256, 8), 64, 8);
-        assert!((nccl.1 - 7.0).abs() < 1e-9 && (nccl.0 - 0.875).abs() < 1e-9);
-        assert!((dedup.1 - 4.63).abs() < 0.01, "{dedup:?}");
-        // 63 other GPUs, each holding 4 experts: 63 x (1 - C(252, 8) / C(256, 8)).
-        assert!((dedup.0 - 7.56).abs() < 0.01, "{dedup:?}");
-        // One expert per token: nothing to deduplicate.
-        let one = copies(EpDispatch::Deduplicated, (64, 1), 64, 8);
-        let plain = copies(EpDispatch::Nccl, (64, 1), 64, 8);
-        assert!((one.1 - plain.1).abs() < 1e-9, "{one:?} {plain:?}");
-        // Inside one domain nothing crosses the network.
-        assert_eq!(copies(EpDispatch::Deduplicated, (128, 8), 8, 8).1, 0.0);
-    }
-
-    /// The combined 1F1B schedule hides each micro-batch's All-to-All
-    /// behind its partner's compute: what shows falls, the links carry the
-    /// same, and the SMs its kernels hold show as contention. Under full
-    /// recomputation Megatron-Core refuses the schedule, so nothing hides.
-    #[test]
-    fn combined_1f1b_hides_the_all_to_all_behind_the_partner_micro_batch() {
-        let mut cfg = findings::base(H100, 32, "llama2-7b", 2048, 1);
-        cfg.model = crate::model::QWEN3_235B_A22B;
-        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-        let p = &mut cfg.layout.parallel;
-        (p.tp, p.pp, p.ep, p.sp) = (2, 8, 32, true);
-        p.schedule = crate::scenario::Schedule::Interleaved;
-        p.virtual_stages = 4;
-        p.dp = crate::scenario::DataParallel::Zero1;
-        cfg.layout.recompute = crate::scenario::Recompute::Selective;
-        let run = |cfg: &Config| crate::evaluate::evaluate(cfg).unwrap();
-        let blocking = run(&cfg);
-        cfg.layout.parallel.ep_overlap = true;
-        let hidden = run(&cfg);
-        let (b, h) = (blocking.breakdown, hidden.breakdown);
-        assert!((b.ep.total.0 - h.ep.total.0).abs() < 1e-9);
-        assert!(
-            h.ep.exposed.0 < 0.5 * b.ep.exposed.0,
-            "{:?} {:?}",
-            b.ep,
-            h.ep
-        );
-        assert!(h.contention.0 > b.contention.0);
-        assert!(hidden.step_time_s < blocking.step_time_s);
-        cfg.layout.recompute = crate::scenario::Recompute::Full;
-        let full = run(&cfg).breakdown.ep;
-        assert!((full.exposed.0 - full.total.0).abs() < 1e-9, "{full:?}");
-    }
-
-    /// DeepGEMM's grouped fp8 GEMMs on H800 (its first README): at N 4096
-    /// and K 7168, 1297 TFLOP/s at 8192 tokens per expert, 1233 at 1024,
-    /// 1040 at 512 and 932 at 256; at N 7168 and K 2048, 1099, 925, 916 and
-    /// 815. The expert GEMMs' rate (the dense shape factor and the grouped
-    /// per-expert cost, fitted on these six) falls with tokens per expert
-    /// within 12% of every ratio.
-    #[test]
-    fn expert_gemms_slow_with_few_tokens_per_expert_as_deepgemm_measures() {
-        let shape = &H100.gemm_shape;
-        let rate = |m: f64, n: f64, k: f64| {
-            shape.factor(m, n, k, true) / (1.0 + cal::GROUPED_GEMM_SETUP_TOKENS / m)
-        };
-        let table = [
-            (
-                (4096.0, 7168.0),
-                1297.0,
-                [(1024.0, 1233.0), (512.0, 1040.0), (256.0, 932.0)],
-            ),
-            (
-                (7168.0, 2048.0),
-                1099.0,
-                [(1024.0, 925.0), (512.0, 916.0), (256.0, 815.0)],
-            ),
-        ];
-        for ((n, k), full, rows) in table {
-            for (m, tflops) in rows {
-                let model = rate(m, n, k) / rate(8192.0, n, k);
-                let measured = tflops / full;
-                assert!(
-                    (model - measured).abs() / measured < 0.12,
-                    "{m} tokens, N {n}, K {k}: model {model:.3}, measured {measured:.3}"
-                );
-            }
-        }
-    }
-
-    /// Under Megatron-Core each local expert's GEMM goes through
-    /// Transformer Engine's GroupedLinear, one cuBLASLt GEMM per expert:
-    /// each of the forward's two per expert costs 25 us beside its share of
-    /// the work where another stack pays a GEMM's 8 us launch and tail,
-    /// the backward's four likewise, and the difference grows with the
-    /// experts each GPU holds.
-    #[test]
-    fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
-        let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
-        cfg.model = crate::model::QWEN3_30B_A3B;
-        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-        let per_gemm = cal::TE_GROUPED_GEMM_EXPERT_US - cal::KERNEL_OVERHEAD_US;
-        for ep in [8, 32] {
-            cfg.layout.parallel.ep = ep;
-            let s = crate::phases::Shape::of(&cfg);
-            let megatron = crate::phases::compute(&cfg, &s).0;
-            let mut plain = cfg;
-            plain.stack.expert_gemm_us = cal::KERNEL_OVERHEAD_US;
-            let other = crate::phases::compute(&plain, &s).0;
-            let local = f64::from(128 / ep);
-            let want = 2.0 * local * per_gemm * 1e-6 * cfg.model.moe_share();
-            let fwd = (megatron.forward() - other.forward()).0;
-            let bwd = (megatron.backward() - other.backward()).0;
-            assert!((fwd - want).abs() < 1e-12, "EP {ep}: {fwd} against {want}");
-            assert!((bwd - 2.0 * want).abs() < 1e-12, "EP {ep}: {bwd}");
-        }
-    }
-
-    /// Under fp8, Transformer Engine's GroupedLinear quantises each local
-    /// expert's operand apart, three kernels launched alone (amax, scale,
-    /// cast): two operands each way cost 2 x 3 x 8 us per expert where a
-    /// stack with one queued kernel per operand pays 2 x 2 us; in bf16
-    /// nothing is quantised.
-    #[test]
-    fn grouped_linear_quantises_each_experts_operands_apart() {
-        let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
-        cfg.model = crate::model::QWEN3_30B_A3B;
-        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-        let per_operand =
-            cal::TE_EXPERT_QUANTISE_KERNELS * cal::KERNEL_OVERHEAD_US - cal::ELEMENTWISE_KERNEL_US;
-        for (precision, quantised) in [
-            (crate::scenario::Precision::Bf16, false),
-            (crate::scenario::Precision::Fp8, true),
-        ] {
-            cfg.precision = precision;
-            for ep in [8, 32] {
-                cfg.layout.parallel.ep = ep;
-                let s = crate::phases::Shape::of(&cfg);
-                let megatron = crate::phases::compute(&cfg, &s).0.quantise;
-                let mut plain = cfg;
-                plain.stack.expert_quantise_us = cal::ELEMENTWISE_KERNEL_US;
-                let other = crate::phases::compute(&plain, &s).0.quantise;
-                let local = f64::from(128 / ep);
-                let want = if quantised {
-                    2.0 * local * per_operand * 1e-6 * cfg.model.moe_share()
-                } else {
-                    0.0
-                };
-                for (m, o) in [(megatron.0, other.0), (megatron.1, other.1)] {
-                    assert!(((m - o).0 - want).abs() < 1e-12, "EP {ep}: {m:?} {o:?}");
-                }
-            }
-        }
-        // At EP 32, four local experts: two operands, two more kernels each.
-        let mut one = cfg;
-        one.stack.expert_quantise_kernels = 1.0;
-        let extra = kernels(&cfg) - kernels(&one);
-        assert!((extra - 2.0 * 4.0 * 2.0 * cfg.model.moe_share()).abs() < 1e-9);
-    }
-
-    /// Megatron-LM PR 5728 measured Qwen3 30B-A3B on H100 at 242.9 TFLOP/s
-    /// in fp8 and 240.5 in bf16: with each expert's operands quantised
-    /// apart, fp8 gains nothing on 16 H100s at EP 16 (within 5%).
-    #[test]
-    fn fp8_moe_under_grouped_linear_runs_no_faster_than_bf16() {
-        let mut cfg = findings::base(H100, 2, "llama2-7b", 1024, 1);
-        cfg.model = crate::model::QWEN3_30B_A3B;
-        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-        let p = &mut cfg.layout.parallel;
-        (p.tp, p.pp, p.ep, p.sp) = (1, 1, 16, true);
-        p.dp = crate::scenario::DataParallel::Zero1;
-        cfg.layout.micro_batch = 1;
-        let bf16 = crate::evaluate::evaluate_checked(&cfg).tflops_per_gpu;
-        cfg.precision = crate::scenario::Precision::Fp8;
-        let fp8 = crate::evaluate::evaluate_checked(&cfg).tflops_per_gpu;
-        let (model, measured) = (fp8 / bf16, 242.9 / 240.5);
-        assert!((model / measured - 1.0).abs() < 0.05, "{fp8} over {bf16}");
-    }
-
-    /// The routed experts' weights split over EP, and their optimizer
-    /// state over the expert data-parallel group that is left.
-    #[test]
-    fn expert_memory_is_sharded_over_ep_and_the_expert_data_parallel_group() {
-        let mut cfg = findings::base(H100, 128, "llama2-7b", 1024, 1);
-        cfg.model = crate::model::DEEPSEEK_V3;
-        let p = &mut cfg.layout.parallel;
-        (p.tp, p.pp, p.ep) = (1, 16, 8);
-        p.dp = crate::scenario::DataParallel::Zero1;
-        let at = |cfg: &crate::scenario::Config| crate::memory::per_gpu(cfg);
-        let ep8 = at(&cfg);
-        cfg.layout.parallel.ep = 64;
-        let ep64 = at(&cfg);
-        let (dense, expert) = cfg.layer_params_local();
-        // 64 GPUs per stage: expert data parallelism 8 at EP 8, 1 at EP 64.
-        assert_eq!(cfg.expert_dp(), 1);
-        cfg.layout.parallel.ep = 8;
-        assert_eq!(cfg.expert_dp(), 8);
-        // Weights: bf16 of the dense part and of experts / EP experts.
-        let (most, last) = cfg.pipeline_split();
-        let layers = f64::from(most.max(last));
-        let gone = 2.0 * (expert * 64.0 / 8.0 - expert) * layers;
-        assert!((ep8.weights.0 - ep64.weights.0 - gone).abs() < 1e6);
-        // ZeRO-1's optimizer state of the experts: 8 times the experts over
-        // 8 expert replicas, or one share each unsharded, the same bytes.
-        let rel = (ep8.optimizer.0 - ep64.optimizer.0).abs() / ep64.optimizer.0;
-        assert!(rel < 1e-9, "{ep8:?} {ep64:?}");
-        assert!(dense > 0.0);
-    }
-
-    #[test]
-    fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
-        let mut cfg = findings::base(crate::hardware::GB200, 64, "llama2-7b", 4096, 1);
-        cfg.model = crate::model::DEEPSEEK_V3;
-        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-        cfg.precision = crate::scenario::Precision::Fp8;
-        let p = &mut cfg.layout.parallel;
-        (p.tp, p.pp, p.ep) = (1, 4, 64);
-        p.schedule = crate::scenario::Schedule::Interleaved;
-        p.virtual_stages = 4;
-        p.dp = crate::scenario::DataParallel::Zero1;
-        cfg.layout.recompute = crate::scenario::Recompute::Full;
-        let r = crate::evaluate::evaluate(&cfg).unwrap();
-        let ep = r.breakdown.ep;
-        assert!(ep.exposed.0 > 0.0 && ep.total.0 >= ep.exposed.0);
-        assert!(r.fits, "{:?}", r.memory);
-        // Megatron-Bridge 26.02 measures 3955 tokens/s per GPU.
-        assert!(
-            (r.tokens_per_s_per_gpu / 3955.0 - 1.0).abs() < 0.15,
-            "{}",
-            r.tokens_per_s_per_gpu
-        );
-        // Without expert parallelism the experts do not fit.
-        cfg.layout.parallel.ep = 1;
-        assert!(!crate::evaluate::evaluate(&cfg).unwrap().fits);
-    }
-}
+#[path = "experts_tests.rs"]
+mod tests;

@@ -280,6 +280,10 @@ pub struct Stack {
     /// `torch.optim.Adam` on it; its `MaskedCrossEntropy` upcasts only when
     /// asked). Otherwise fp32 shards and fp32 logits.
     pub bf16_state: bool,
+    /// Whether a token's experts are a consecutive block (NeMo Automodel's
+    /// benchmark gate) rather than drawn at random, which a deduplicating
+    /// dispatcher sends to fewer GPUs and domains ([`crate::experts`]).
+    pub consecutive_routing: bool,
 }
 
 /// The paper's stack (Appendix B): a Megatron-inspired framework with
@@ -317,6 +321,7 @@ pub const PAPER: Stack = Stack {
     expert_quantise_kernels: 1.0,
     saves_quantised: false,
     bf16_state: false,
+    consecutive_routing: false,
 };
 
 /// Megatron-LM: fused norms, rotary and bias-activation kernels, sequence
@@ -353,6 +358,7 @@ pub const MEGATRON: Stack = Stack {
     expert_quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
     saves_quantised: true,
     bf16_state: false,
+    consecutive_routing: false,
 };
 
 /// Megatron-LM of Narayanan et al. (2021) and Korthikanti et al. (2022), and
@@ -412,6 +418,7 @@ pub const TORCHTITAN: Stack = Stack {
     // Source: torchao float8 (Float8Linear's autograd saves input_hp and weight_hp_t)
     saves_quantised: false,
     bf16_state: false,
+    consecutive_routing: false,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
     expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,

@@ -178,6 +178,9 @@ pub struct Row {
     /// Whether the run keeps its fully sharded state in bf16
     /// ([`crate::stack::Stack::bf16_state`]) where its stack does not.
     pub bf16_state: bool,
+    /// Whether the run's gate routes each token to a consecutive block of
+    /// experts ([`crate::stack::Stack::consecutive_routing`]).
+    pub consecutive_routing: bool,
     /// Layers whose activations the recipe offloads to host memory
     /// (`cpu_offloading_num_layers`; 0 for none).
     pub offload: u32,
@@ -264,6 +267,7 @@ impl Row {
             stack.grad_buffer_bytes = bytes;
         }
         stack.bf16_state |= self.bf16_state;
+        stack.consecutive_routing |= self.consecutive_routing;
         Config {
             cluster,
             model: self.model,

@@ -75,6 +75,7 @@ const BASE: Row = Row {
     dispatch: None,
     grad_bytes: None,
     bf16_state: false,
+    consecutive_routing: false,
     offload: 0,
     modules: crate::scenario::Modules::NONE,
     graphs: None,
@@ -250,6 +251,8 @@ const fn automodel(
         published: tokens,
         // Parameters, gradients and Adam's moments in bf16 and bf16 logits (`initialize_weights` casts the model to bf16; `MaskedCrossEntropy` with `fp32_upcast: false`): the benchmark configs and nemo-automodel 0.2.0, later than the table
         bf16_state: true,
+        // Every benchmark config sets `fake_balanced_gate: true`: token `t` goes to experts `k t` to `k t + k - 1` (mod the experts)
+        consecutive_routing: true,
         // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation as each row's benchmark config sets `activation_checkpointing`
         ..BASE
     }
@@ -486,6 +489,7 @@ const fn fms(
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -647,6 +651,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -676,6 +681,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -705,6 +711,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
