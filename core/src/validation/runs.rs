@@ -265,6 +265,15 @@ const fn zoo_step(seconds: f64) -> f64 {
     2048.0 * 4096.0 / seconds / 256.0
 }
 
+/// Tokens per second per GPU of a Qwen3 30B-A3B row (sequences of 4096)
+/// that publishes Megatron's TFLOP/s per GPU: at the ratio of
+/// Megatron-Bridge 26.04's B200 row, which lists 26,859 tokens/s/GPU at
+/// 619 TFLOP/s (as Megatron-Bridge issue 4439 quotes it; 23.05 GFLOP a
+/// token, its causal-attention count of the model).
+const fn qwen3_30b_tflops(tflops: f64) -> f64 {
+    tflops * 26_859.0 / 619.0
+}
+
 /// The same for a row that publishes TFLOP/s per GPU: at the ratio of its
 /// H100 row that publishes both (245 TFLOP/s at a 19.7 s step).
 const fn zoo_tflops(tflops: f64) -> f64 {
@@ -857,6 +866,16 @@ pub const ROWS: &[Row] = &[
     graphed(AttnRouterPreprocess, fp32_grads(on(GB200, ep(8, bf16(no_recompute(nvidia("Qwen3 235B-A22B BF16 EP8, 256 GB200", 18, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, zoo_tflops(750.0)))))))),
     // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
     graphed(AttnRouterPreprocess, fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0))))))),
+    // Megatron-LM PR 5728's measured MoE recipes (examples/moe_recipes/qwen3_*, the YAMLs Megatron-Bridge PR 4469 matches): forced balance, flex dispatcher with HybridEP, no capacity factor, TFLOP/s per GPU as tokens (Qwen3 30B-A3B at the Bridge B200 row's ratio, 235B at the model zoo's); gradient dtype not set: Megatron-LM's default (fp32). Left out: the rows with a paged stash, a full-iteration CUDA graph or CuteDSL's fused grouped MLP, which the model has not
+    graphed(AttnRouterPreprocess, fp32_grads(ep(8, no_recompute(nvidia("Qwen3 30B-A3B FP8 blockwise, 32 H100", 21, QWEN3_30B, 32, (4096, 256, 1), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(242.9)))))),
+    graphed(Eager, fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 30B-A3B BF16, 32 H100", 21, QWEN3_30B, 32, (4096, 256, 1), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(240.5))))))),
+    graphed(Eager, fp32_grads(on(GB200, ep(16, bf16(no_recompute(nvidia("Qwen3 30B-A3B BF16, 16 GB200", 21, QWEN3_30B, 16, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(504.2)))))))),
+    graphed(AttnRouterPreprocess, fp32_grads(on(GB200, ep(16, no_recompute(nvidia("Qwen3 30B-A3B MXFP8, 16 GB200", 21, QWEN3_30B, 16, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(480.3))))))),
+    graphed(RouterPreprocess, fp32_grads(ep_overlap(ep(32, bf16(recomputed(&[MoeAct, Layernorm], nvidia("Qwen3 235B-A22B BF16, 256 H100", 21, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_tflops(302.0)))))))),
+    graphed(AttnRouterPreprocess, fp32_grads(ep_overlap(on(GB200, ep(64, no_recompute(nvidia("Qwen3 235B-A22B MXFP8, 128 GB200", 21, QWEN3_235B, 128, (4096, 8192, 1), (1, 1, 1), V1, DataParallel::Zero1, zoo_tflops(876.2)))))))),
+    // Megatron-Bridge issue 4439 (nemo 26.04.01 container): Qwen3 30B-A3B on one DGX B200 in BF16 and MXFP8 at one layout (the FP8-MX config is the BF16 one), HybridEP, attention, router and preprocessing captured, TFLOP/s per GPU over 100 iterations, as tokens at the same ratio
+    graphed(AttnRouterPreprocess, on(B200, ep(8, bf16(no_recompute(nvidia("Qwen3 30B-A3B BF16, 8 B200", 22, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(552.0))))))),
+    graphed(AttnRouterPreprocess, on(B200, ep(8, no_recompute(nvidia("Qwen3 30B-A3B MXFP8, 8 B200", 22, QWEN3_30B, 8, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(562.0)))))),
     // FlagPerf (FlagOpen/FlagPerf training/nvidia/llama2_7b-deepspeed/README.md: the A800 table of an earlier version, the H800 row @ 63c68145): one node of 8, DeepSpeed ZeRO-3
     flagperf("Llama 2 7B ZeRO-3, 8 A800", A800, (4096, 8, 1), 3564.0),
     flagperf("Llama 2 7B ZeRO-3 seq 2048, 8 A800", A800, (2048, 24, 3), 3917.0),
