@@ -121,16 +121,21 @@ pub(crate) fn compute(
     }
 }
 
-/// Kernels one MoE layer's forward launches: the fixed ones, two GEMMs per
-/// local expert, and under fp8 a quantisation of each GEMM's input. The
-/// host launches every one, so many small experts per GPU make a layer
-/// bound by its launches.
-pub(crate) fn kernels(cfg: &Config) -> f64 {
+/// Kernels one MoE layer's forward launches: the fixed ones and two GEMMs
+/// per local expert (which backward launches twice over), and under fp8
+/// and fp4 the quantisation of each GEMM's input (which backward launches
+/// as often, for the two output gradients). The host launches every one,
+/// so many small experts per GPU make a layer bound by its launches.
+pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let Some(e) = cfg.model.moe else {
-        return 0.0;
+        return (0.0, 0.0);
     };
     let local = f64::from(e.experts) / f64::from(cfg.layout.parallel.ep.max(1));
-    (cal::MOE_KERNELS + 2.0 * local + quantise_kernels(cfg, local)) * cfg.model.moe_share()
+    let share = cfg.model.moe_share();
+    (
+        (cal::MOE_KERNELS + 2.0 * local) * share,
+        quantise_kernels(cfg, local) * share,
+    )
 }
 
 /// Quantisation kernels of the local experts' GEMM inputs where the

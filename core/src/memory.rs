@@ -143,6 +143,9 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // partition); bf16 copies exist only while gathered, in the buffers.
         // A stack that gathers each module's parameters holds one module's
         // (and the next one's, prefetched), not the layer's.
+        // The same in bf16 with no fp32 master copy (NeMo Automodel's):
+        // two bytes a parameter for the shard and its gradient, four for
+        // Adam's moments; the gathered layer's buffers as above.
         DataParallel::FsdpFull if cfg.stack.bf16_state => (
             2.0 * sharded,
             2.0 * sharded,

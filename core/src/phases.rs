@@ -453,10 +453,16 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let stack = &cfg.stack;
     let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
     let cp_kernels = cal::CP_KERNELS_PER_STEP * (f64::from(p.cp) - 1.0);
-    let moe = crate::experts::kernels(cfg);
-    let fwd =
-        stack.elementwise_kernels + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels + moe;
+    let (moe, quantise) = crate::experts::kernels(cfg);
+    let fwd = stack.elementwise_kernels
+        + cal::GEMMS_PER_LAYER
+        + 1.0
+        + tp_kernels
+        + cp_kernels
+        + moe
+        + quantise;
     let bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER + moe)
+        + quantise
         + 1.0
         + tp_kernels
         + 2.0 * cp_kernels

@@ -275,8 +275,8 @@ pub struct Stack {
     /// (torchao's `Float8Linear` saves the high-precision tensors).
     pub saves_quantised: bool,
     /// Whether a fully sharded model keeps its parameters, gradients and
-    /// Adam's moments in bf16 with no fp32 master copy, and takes its loss
-    /// over bf16 logits (NeMo Automodel casts the model to bf16 and runs
+    /// Adam's moments in bf16 with no fp32 master copy, and (under any
+    /// data parallelism) holds its logits in bf16 around the loss (NeMo Automodel casts the model to bf16 and runs
     /// `torch.optim.Adam` on it; its `MaskedCrossEntropy` upcasts only when
     /// asked). Otherwise fp32 shards and fp32 logits.
     pub bf16_state: bool,

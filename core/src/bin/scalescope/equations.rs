@@ -156,7 +156,7 @@ pub const SECTIONS: &[Section] = &[
              output, the MLP activation, the experts' routed tokens, and in backward the \
              output gradients no fused kernel writes) is quantised by a kernel of its own, which reads it in bf16 and \
              writes a row-wise and a column-wise copy (Transformer Engine's cast_transpose): \
-             1% to 3% of a dense fp8 step (GPT-3 175B, Llama 3 8B), 7% of Qwen3 30B-A3B's. Attention \
+             1% to 3% of a dense fp8 step (GPT-3 175B, Llama 3 8B), 7% of Qwen3 30B-A3B's in bytes. Attention \
              and the other element-wise passes stay in bf16, so an fp4 step \
              is far from half an fp8 step: Llama 3 70B on 64 GB300s comes out 1.5 times \
              its fp8 rate, as the published runs do. A fixed 8 µs per GEMM (launch and tail) \
