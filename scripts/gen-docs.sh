@@ -544,10 +544,14 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
 - **megatron-bridge-4439** (`megatron`): Megatron-Bridge issue 4439,
   Qwen3 30B-A3B on one DGX B200 in BF16 (552 TFLOP/s) and MXFP8 (562) at
   the one layout the recipe gives both, read as tokens as above. MXFP8
-  lands at +5%; BF16 does not fit in the model: its
-  logits and their gradient are counted in fp32, 18.5 GiB, where the
-  recipe runs Transformer Engine's fused cross-entropy over the bf16
-  logits (`cross_entropy_fusion_impl = "te"`), not costed here.
+  lands at +5%, BF16 at +8.7%. BF16 did not fit in the model while the
+  logits and their gradient were counted in fp32 (8 bytes a logit, 18.5
+  GiB here); Megatron-Bridge's performance scripts run Transformer
+  Engine's fused cross-entropy (`scripts/performance/utils/overrides.py`
+  sets `cross_entropy_fusion_impl = "te"` for every model), which keeps
+  the bf16 logits and writes their gradient into them, 2 bytes a logit,
+  and Megatron-Core's own keeps one fp32 copy beside them that it
+  overwrites in place, 6 (`Stack::logits_bytes`). No other row moved.
 
 What they show. NVIDIA's BF16 rows come out 0 to 8% slow. They were
 3 to 4 points slower against the model than the FP8 rows of the same

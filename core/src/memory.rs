@@ -451,10 +451,8 @@ fn in_flight(cfg: &Config) -> (f64, f64) {
 fn activations(cfg: &Config, layers_stage: f64, layers_last: f64) -> f64 {
     let w = Widths::of(cfg);
     let (layer, tokens) = saved_per_layer(cfg, &w);
-    // The logits and their gradient (fp32, or bf16 where the stack keeps
-    // them so), one micro-batch's at a time.
-    let logit_bytes = if cfg.stack.bf16_state { 2.0 } else { 4.0 };
-    let logits = 2.0 * logit_bytes * tokens * f64::from(cfg.model.vocab) / w.tp;
+    // What the loss holds of the logits, one micro-batch's at a time.
+    let logits = cfg.stack.logits_bytes * tokens * f64::from(cfg.model.vocab) / w.tp;
     let mut activations = if cfg.layout.parallel.pp == 1 {
         // Offloaded layers' activations leave the GPU after their
         // forward; the last copy is waited for before the output head

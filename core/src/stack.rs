@@ -275,11 +275,17 @@ pub struct Stack {
     /// (torchao's `Float8Linear` saves the high-precision tensors).
     pub saves_quantised: bool,
     /// Whether a fully sharded model keeps its parameters, gradients and
-    /// Adam's moments in bf16 with no fp32 master copy, and (under any
-    /// data parallelism) holds its logits in bf16 around the loss (NeMo Automodel casts the model to bf16 and runs
-    /// `torch.optim.Adam` on it; its `MaskedCrossEntropy` upcasts only when
-    /// asked). Otherwise fp32 shards and fp32 logits.
+    /// Adam's moments in bf16 with no fp32 master copy (NeMo Automodel
+    /// casts the model to bf16 and runs `torch.optim.Adam` on it).
+    /// Otherwise fp32 shards.
     pub bf16_state: bool,
+    /// Bytes per logit the last stage holds while the loss runs: the
+    /// output GEMM's bf16 logits and what the loss keeps for its backward.
+    /// Megatron-Core's cross-entropy keeps an fp32 copy that the softmax
+    /// overwrites and the backward returns as the gradient (2 + 4;
+    /// `tensor_parallel/cross_entropy.py`, `fusions/fused_cross_entropy.py`);
+    /// elsewhere fp32 logits and their fp32 gradient (8).
+    pub logits_bytes: f64,
     /// Whether a token's experts are a consecutive block (NeMo Automodel's
     /// benchmark gate) rather than drawn at random, which a deduplicating
     /// dispatcher sends to fewer GPUs and domains ([`crate::experts`]).
@@ -321,6 +327,7 @@ pub const PAPER: Stack = Stack {
     expert_quantise_kernels: 1.0,
     saves_quantised: false,
     bf16_state: false,
+    logits_bytes: 8.0,
     consecutive_routing: false,
 };
 
@@ -358,6 +365,8 @@ pub const MEGATRON: Stack = Stack {
     expert_quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
     saves_quantised: true,
     bf16_state: false,
+    // Source: Megatron-Core's cross-entropy (native or fused): the bf16 logits and one fp32 copy, overwritten in place
+    logits_bytes: 6.0,
     consecutive_routing: false,
 };
 
@@ -418,6 +427,7 @@ pub const TORCHTITAN: Stack = Stack {
     // Source: torchao float8 (Float8Linear's autograd saves input_hp and weight_hp_t)
     saves_quantised: false,
     bf16_state: false,
+    logits_bytes: 8.0,
     consecutive_routing: false,
     // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
     expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,

@@ -178,6 +178,9 @@ pub struct Row {
     /// Whether the run keeps its fully sharded state in bf16
     /// ([`crate::stack::Stack::bf16_state`]) where its stack does not.
     pub bf16_state: bool,
+    /// Bytes per logit the run's loss holds where its stack's differ
+    /// ([`crate::stack::Stack::logits_bytes`]).
+    pub logits_bytes: Option<f64>,
     /// Whether the run's gate routes each token to a consecutive block of
     /// experts ([`crate::stack::Stack::consecutive_routing`]).
     pub consecutive_routing: bool,
@@ -267,6 +270,9 @@ impl Row {
             stack.grad_buffer_bytes = bytes;
         }
         stack.bf16_state |= self.bf16_state;
+        if let Some(bytes) = self.logits_bytes {
+            stack.logits_bytes = bytes;
+        }
         stack.consecutive_routing |= self.consecutive_routing;
         Config {
             cluster,

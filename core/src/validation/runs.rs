@@ -75,6 +75,7 @@ const BASE: Row = Row {
     dispatch: None,
     grad_bytes: None,
     bf16_state: false,
+    logits_bytes: None,
     consecutive_routing: false,
     offload: 0,
     modules: crate::scenario::Modules::NONE,
@@ -185,6 +186,20 @@ const fn selective(
 /// "bf16 grad dtype"; NeMo-Framework-Launcher's H100 examples:
 /// `grad_sync_dtype=bf16`; MLPerf v5.0's Llama 3.1 405B `pretrain.py`:
 /// `grad_reduce_in_fp32=False`).
+/// What a Megatron-Bridge performance run's loss holds of the logits:
+/// its scripts set Transformer Engine's fused cross-entropy for every
+/// model (`scripts/performance/utils/overrides.py`:
+/// `cross_entropy_fusion_impl = "te"`), which keeps the bf16 logits and
+/// writes their gradient into them (`triton/cross_entropy.py`), 2 bytes a
+/// logit; assumed for the 25.11 table too. The other NVIDIA sources run
+/// Megatron-Core's own (the stack's).
+const fn bridge_loss(source: usize) -> Option<f64> {
+    match source {
+        7 | 13 | 15 | 16 | 19 | 22 => Some(2.0),
+        _ => None,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 const fn nvidia(
     name: &'static str,
@@ -216,6 +231,7 @@ const fn nvidia(
         published: tokens,
         // Assumed: distributed optimizer (ZeRO-1) unless the table says FSDP; sequence parallelism under TP; recomputation not published: best of none, selective, full
         grad_bytes: Some(2.0),
+        logits_bytes: bridge_loss(source),
         ..BASE
     }
 }
@@ -251,6 +267,8 @@ const fn automodel(
         published: tokens,
         // Parameters, gradients and Adam's moments in bf16 and bf16 logits (`initialize_weights` casts the model to bf16; `MaskedCrossEntropy` with `fp32_upcast: false`): the benchmark configs and nemo-automodel 0.2.0, later than the table
         bf16_state: true,
+        // Its loss over bf16 logits, log-softmax kept in bf16 for backward
+        logits_bytes: Some(4.0),
         // Every benchmark config sets `fake_balanced_gate: true`: token `t` goes to experts `k t` to `k t + k - 1` (mod the experts)
         consecutive_routing: true,
         // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation as each row's benchmark config sets `activation_checkpointing`
@@ -498,6 +516,7 @@ const fn fms(
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        logits_bytes: None,
         consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
@@ -660,6 +679,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        logits_bytes: None,
         consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
@@ -690,6 +710,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        logits_bytes: None,
         consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
@@ -720,6 +741,7 @@ pub const ROWS: &[Row] = &[
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
+        logits_bytes: None,
         consecutive_routing: false,
         offload: 0,
         modules: crate::scenario::Modules::NONE,

@@ -443,8 +443,10 @@ pub const SECTIONS: &[Section] = &[
         title: "Memory per GPU",
         paragraphs: &[
             "Memory is a sum of parts for the fullest GPU: the first pipeline stage's activations \
-             in flight, plus the fp32 logits that only the last stage holds, so it errs high when \
-             pp > 1. Replicated weights are bf16 (2 B per parameter) beside fp32 master weights \
+             in flight, plus what the loss holds of the logits on the last stage (fp32 logits and \
+             their gradient, 8 B a logit; Megatron-Core's cross-entropy 6 B, the bf16 logits and \
+             one fp32 copy it overwrites in place; Transformer Engine's fused one, as NVIDIA's \
+             Megatron-Bridge runs set it, 2 B), so it errs high when pp > 1. Replicated weights are bf16 (2 B per parameter) beside fp32 master weights \
              and two AdamW moments (12 B); fully sharded, the fp32 shard is both parameter and \
              master (4 B) beside the moments (8 B). Gradients are fp32 (4 B), except that DDP and \
              ZeRO-1 accumulate them in the buffer their reduction reads, bf16 (2 B, g below) \
