@@ -98,7 +98,7 @@ pub(crate) fn compute(
     // Each local expert's GEMM pays a fixed time beside its share of the
     // work: a launch and tail, or Transformer Engine's GroupedLinear's
     // per-expert cuBLASLt GEMM over several streams (the stack's).
-    let tails = cfg.stack.expert_gemm_us * 1e-6 * 2.0 * local;
+    let tails = cfg.stack.experts.gemm_us * 1e-6 * 2.0 * local;
     let routed_activation = routed * ffn / etp;
     let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
@@ -113,7 +113,7 @@ pub(crate) fn compute(
             (routed * h + shared_input) * share,
         ),
         quantise_fixed: Seconds(if crate::phases::quantise_passes(cfg.precision) > 0.0 {
-            2.0 * local * cfg.stack.expert_quantise_us * 1e-6 * share
+            2.0 * local * cfg.stack.experts.quantise_us * 1e-6 * share
         } else {
             0.0
         }),
@@ -143,7 +143,7 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
 /// input, or Transformer Engine's three per input and expert.
 fn quantise_kernels(cfg: &Config, local: f64) -> f64 {
     if crate::phases::quantise_passes(cfg.precision) > 0.0 {
-        2.0 * local * cfg.stack.expert_quantise_kernels
+        2.0 * local * cfg.stack.experts.quantise_kernels
     } else {
         0.0
     }

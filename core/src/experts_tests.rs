@@ -151,7 +151,7 @@ fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
         let s = crate::phases::Shape::of(&cfg);
         let megatron = crate::phases::compute(&cfg, &s).0;
         let mut plain = cfg;
-        plain.stack.expert_gemm_us = cal::KERNEL_OVERHEAD_US;
+        plain.stack.experts.gemm_us = cal::KERNEL_OVERHEAD_US;
         let other = crate::phases::compute(&plain, &s).0;
         let local = f64::from(128 / ep);
         let want = 2.0 * local * per_gemm * 1e-6 * cfg.model.moe_share();
@@ -175,8 +175,8 @@ fn grouped_linear_quantises_each_experts_operands_apart() {
     cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
     cfg.layout.parallel.ep = 32;
     let mut plain = cfg;
-    plain.stack.expert_quantise_us = cal::ELEMENTWISE_KERNEL_US;
-    plain.stack.expert_quantise_kernels = 1.0;
+    plain.stack.experts.quantise_us = cal::ELEMENTWISE_KERNEL_US;
+    plain.stack.experts.quantise_kernels = 1.0;
     let s = crate::phases::Shape::of(&cfg);
     let quantise = |cfg: &crate::scenario::Config| crate::phases::compute(cfg, &s).0.quantise;
     assert_eq!(cfg.model.moe_share(), 1.0);

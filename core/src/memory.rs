@@ -142,22 +142,18 @@ fn model_state(cfg: &Config, layers_stage: f64) -> Memory {
         // optimizer's master copy (PyTorch FSDP's flat parameter, ZeRO-3's
         // partition); bf16 copies exist only while gathered, in the buffers.
         // A stack that gathers each module's parameters holds one module's
-        // (and the next one's, prefetched), not the layer's.
-        // The same in bf16 with no fp32 master copy (NeMo Automodel's):
-        // two bytes a parameter for the shard and its gradient, four for
-        // Adam's moments; the gathered layer's buffers as above.
-        DataParallel::FsdpFull if cfg.stack.bf16_state => (
-            2.0 * sharded,
-            2.0 * sharded,
-            4.0 * sharded,
-            (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
-        ),
-        DataParallel::FsdpFull => (
-            4.0 * sharded,
-            4.0 * sharded,
-            8.0 * sharded,
-            (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
-        ),
+        // (and the next one's, prefetched), not the layer's. A state kept
+        // in bf16 with no fp32 master copy (NeMo Automodel's) holds half of
+        // each: two bytes a parameter, four for Adam's moments.
+        DataParallel::FsdpFull => {
+            let b = if cfg.stack.bf16_state { 2.0 } else { 4.0 };
+            (
+                b * sharded,
+                b * sharded,
+                2.0 * b * sharded,
+                (2.0 * 2.0 + 2.0 * 4.0) * layer_params / cfg.stack.dp_calls_per_layer(&cfg.model),
+            )
+        }
         DataParallel::Hsdp => (
             4.0 * params / node_shard,
             4.0 * params / node_shard,

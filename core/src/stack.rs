@@ -192,6 +192,39 @@ impl AttentionKernel {
     }
 }
 
+/// What each local expert's GEMMs and their fp8 (and fp4) quantisation
+/// cost beside their share of the grouped work.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ExpertKernels {
+    /// Fixed time of each local expert's GEMM, microseconds.
+    pub gemm_us: f64,
+    /// Kernels the host launches to quantise one GEMM operand of one local
+    /// expert.
+    pub quantise_kernels: f64,
+    /// Time those kernels take, microseconds, beside the bytes they move.
+    pub quantise_us: f64,
+}
+
+impl ExpertKernels {
+    /// Experts run as plain launches or one grouped kernel: a GEMM's
+    /// launch and tail, one quantisation kernel queued behind the others.
+    pub const PLAIN: Self = Self {
+        gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+        quantise_kernels: 1.0,
+        quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    };
+    /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
+    /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
+    /// expert's operand quantised apart, three kernels each launched alone
+    /// ([`crate::calibration::TE_EXPERT_QUANTISE_KERNELS`]).
+    pub const GROUPED_LINEAR: Self = Self {
+        gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
+        quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
+        quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
+            * crate::calibration::KERNEL_OVERHEAD_US,
+    };
+}
+
 /// A software stack's mechanisms and constants.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Stack {
@@ -256,20 +289,9 @@ pub struct Stack {
     pub zero1_allreduce: bool,
     /// How MoE tokens reach their experts.
     pub ep_dispatch: EpDispatch,
-    /// Fixed time of each local expert's GEMM, microseconds, beside its
-    /// share of the grouped work: a GEMM's launch and tail, or more under
-    /// Transformer Engine's `GroupedLinear`, which runs one cuBLASLt GEMM
-    /// per expert ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]).
-    pub expert_gemm_us: f64,
-    /// Time, microseconds, to quantise one GEMM operand of one local expert
-    /// under fp8 and fp4, beside the bytes it moves: one element-wise
-    /// kernel queued behind the others, or under Transformer Engine's
-    /// `GroupedLinear` three kernels per operand and expert, each launched
-    /// alone ([`crate::calibration::TE_EXPERT_QUANTISE_KERNELS`]).
-    pub expert_quantise_us: f64,
-    /// Kernels the host launches for that quantisation (1, or 3 under
-    /// `GroupedLinear`).
-    pub expert_quantise_kernels: f64,
+    /// What each local expert's GEMMs and their fp8 quantisation cost
+    /// beside their share of the grouped work.
+    pub experts: ExpertKernels,
     /// Whether fp8 and fp4 GEMM inputs are saved for backward as their
     /// quantised copy (Transformer Engine's linears) rather than in bf16
     /// (torchao's `Float8Linear` saves the high-precision tensors).
@@ -322,9 +344,7 @@ pub const PAPER: Stack = Stack {
     dp_overlap: DpOverlap::Always,
     zero1_allreduce: false,
     ep_dispatch: EpDispatch::Nccl,
-    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    expert_quantise_kernels: 1.0,
+    experts: ExpertKernels::PLAIN,
     saves_quantised: false,
     bf16_state: false,
     logits_bytes: 8.0,
@@ -359,10 +379,7 @@ pub const MEGATRON: Stack = Stack {
     // Source: Megatron-Bridge's MoE performance recipes set `moe_token_dispatcher_type = "flex"` with DeepEP (Hopper) or HybridEP (NVL72); the Megatron-MoE model zoo's best-practice rows name DeepEP
     ep_dispatch: EpDispatch::Deduplicated,
     // Source: Megatron-Bridge's MoE recipes set `moe_grouped_gemm = True`, which Megatron-Core runs as `TEGroupedMLP` (Transformer Engine's GroupedLinear)
-    expert_gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
-    expert_quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
-        * crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
+    experts: ExpertKernels::GROUPED_LINEAR,
     saves_quantised: true,
     bf16_state: false,
     // Source: Megatron-Core's cross-entropy (native or fused): the bf16 logits and one fp32 copy, overwritten in place
@@ -382,10 +399,7 @@ pub const MEGATRON_2021: Stack = Stack {
     // Source: Megatron-LM's asynchronous input-gradient AllReduce came after the SC'21 runs (apex's ColumnParallelLinearWithAsyncAllreduce, late 2021), and Megatron-DeepSpeed (BLOOM, MT-NLG) disables async_tensor_model_parallel_allreduce by default (deepspeedai/Megatron-DeepSpeed issue 447): this stack's runs block
     tp_async_backward: false,
     ep_dispatch: EpDispatch::Nccl,
-    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
-    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    expert_quantise_kernels: 1.0,
+    experts: ExpertKernels::PLAIN,
     ..MEGATRON
 };
 
@@ -403,10 +417,7 @@ pub const LLM_FOUNDRY: Stack = Stack {
     tp_async_backward: false,
     interleaving: false,
     ep_dispatch: EpDispatch::Nccl,
-    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
-    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    expert_quantise_kernels: 1.0,
+    experts: ExpertKernels::PLAIN,
     ..MEGATRON
 };
 
@@ -429,10 +440,7 @@ pub const TORCHTITAN: Stack = Stack {
     bf16_state: false,
     logits_bytes: 8.0,
     consecutive_routing: false,
-    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
-    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    expert_quantise_kernels: 1.0,
+    experts: ExpertKernels::PLAIN,
     ..MEGATRON
 };
 
@@ -457,10 +465,7 @@ pub const DEEPSPEED: Stack = Stack {
     dp_overlap: DpOverlap::ShardedOnly,
     zero1_allreduce: true,
     ep_dispatch: EpDispatch::Nccl,
-    // A GEMM's launch and tail: its experts' GEMMs run as plain launches or one grouped kernel, not Transformer Engine's GroupedLinear
-    expert_gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-    expert_quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    expert_quantise_kernels: 1.0,
+    experts: ExpertKernels::PLAIN,
     ..MEGATRON
 };
 
