@@ -21,6 +21,51 @@ use crate::phases::Shape;
 use crate::scenario::Config;
 use crate::stack::EpDispatch;
 use crate::units::{Bytes, Seconds};
+use serde::Serialize;
+
+/// What each local expert's GEMMs and their fp8 (and fp4) quantisation
+/// cost beside their share of the grouped work.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ExpertKernels {
+    /// Fixed time of each local expert's GEMM, microseconds.
+    pub gemm_us: f64,
+    /// Kernels the host launches to quantise one GEMM operand of one local
+    /// expert.
+    pub quantise_kernels: f64,
+    /// Time those kernels take, microseconds, beside the bytes they move.
+    pub quantise_us: f64,
+}
+
+impl ExpertKernels {
+    /// Experts run as plain launches or one grouped kernel: a GEMM's
+    /// launch and tail, one quantisation kernel queued behind the others.
+    pub const PLAIN: Self = Self {
+        gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
+        quantise_kernels: 1.0,
+        quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+    };
+    /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
+    /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
+    /// expert's operand quantised apart, three kernels each launched alone
+    /// ([`crate::calibration::TE_EXPERT_QUANTISE_KERNELS`]).
+    pub const GROUPED_LINEAR: Self = Self {
+        gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
+        quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
+        quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
+            * crate::calibration::KERNEL_OVERHEAD_US,
+    };
+    /// `GroupedLinear` under Transformer Engine's blockwise fp8 recipe
+    /// (`Float8BlockScaling`): each expert's operand is still quantised
+    /// apart (`split_quantize` fuses experts only under delayed scaling),
+    /// but by one kernel that computes its 128-element blocks' scales as
+    /// it casts (`Float8BlockQuantizer::quantize`, one `nvte_quantize_v2`),
+    /// where current scaling launches amax, scale and cast.
+    pub const GROUPED_LINEAR_BLOCKWISE: Self = Self {
+        gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
+        quantise_kernels: 1.0,
+        quantise_us: crate::calibration::KERNEL_OVERHEAD_US,
+    };
+}
 
 /// What one layer's MoE part adds to its compute, the mean over the
 /// layers: GEMM time (routed experts, shared experts, router), elements

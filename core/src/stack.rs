@@ -12,6 +12,7 @@
 //! assert!(Stack::of(StackId::Megatron).sequence_parallel);
 //! ```
 
+pub use crate::experts::ExpertKernels;
 use serde::{Deserialize, Serialize};
 
 /// A software stack by name, as scenario files, links and the command line
@@ -190,39 +191,6 @@ impl AttentionKernel {
     pub const fn fused(self) -> bool {
         !matches!(self, Self::Materialised)
     }
-}
-
-/// What each local expert's GEMMs and their fp8 (and fp4) quantisation
-/// cost beside their share of the grouped work.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct ExpertKernels {
-    /// Fixed time of each local expert's GEMM, microseconds.
-    pub gemm_us: f64,
-    /// Kernels the host launches to quantise one GEMM operand of one local
-    /// expert.
-    pub quantise_kernels: f64,
-    /// Time those kernels take, microseconds, beside the bytes they move.
-    pub quantise_us: f64,
-}
-
-impl ExpertKernels {
-    /// Experts run as plain launches or one grouped kernel: a GEMM's
-    /// launch and tail, one quantisation kernel queued behind the others.
-    pub const PLAIN: Self = Self {
-        gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
-        quantise_kernels: 1.0,
-        quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-    };
-    /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
-    /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
-    /// expert's operand quantised apart, three kernels each launched alone
-    /// ([`crate::calibration::TE_EXPERT_QUANTISE_KERNELS`]).
-    pub const GROUPED_LINEAR: Self = Self {
-        gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
-        quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
-        quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
-            * crate::calibration::KERNEL_OVERHEAD_US,
-    };
 }
 
 /// A software stack's mechanisms and constants.

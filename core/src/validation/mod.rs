@@ -14,7 +14,7 @@ use crate::evaluate::Report;
 use crate::hardware::{Cluster, Gpu};
 use crate::model::Model;
 use crate::scenario::{Config, DataParallel, Layout, Parallel, Precision, Recompute, Schedule};
-use crate::stack::{AttentionKernel, EpDispatch, Stack, StackId};
+use crate::stack::{AttentionKernel, EpDispatch, ExpertKernels, Stack, StackId};
 use crate::units::Bandwidth;
 use alloc::format;
 use alloc::string::String;
@@ -184,6 +184,9 @@ pub struct Row {
     /// Whether the run's gate routes each token to a consecutive block of
     /// experts ([`crate::stack::Stack::consecutive_routing`]).
     pub consecutive_routing: bool,
+    /// The experts' kernels where the run's fp8 recipe quantises them
+    /// otherwise than its stack's ([`crate::stack::ExpertKernels`]).
+    pub experts: Option<ExpertKernels>,
     /// Layers whose activations the recipe offloads to host memory
     /// (`cpu_offloading_num_layers`; 0 for none).
     pub offload: u32,
@@ -274,6 +277,9 @@ impl Row {
             stack.logits_bytes = bytes;
         }
         stack.consecutive_routing |= self.consecutive_routing;
+        if let Some(kernels) = self.experts {
+            stack.experts = kernels;
+        }
         Config {
             cluster,
             model: self.model,

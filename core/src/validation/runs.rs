@@ -10,7 +10,7 @@ use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
 use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
 use crate::scenario::{DataParallel, Precision, Recompute};
-use crate::stack::{AttentionKernel, EpDispatch, StackId};
+use crate::stack::{AttentionKernel, EpDispatch, ExpertKernels, StackId};
 use Graphs::{AttnRouterPreprocess, Eager, RouterPreprocess};
 
 const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
@@ -77,6 +77,7 @@ const BASE: Row = Row {
     bf16_state: false,
     logits_bytes: None,
     consecutive_routing: false,
+    experts: None,
     offload: 0,
     modules: crate::scenario::Modules::NONE,
     graphs: None,
@@ -271,6 +272,7 @@ const fn automodel(
         logits_bytes: Some(4.0),
         // Every benchmark config sets `fake_balanced_gate: true`: token `t` goes to experts `k t` to `k t + k - 1` (mod the experts)
         consecutive_routing: true,
+        experts: None,
         // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation as each row's benchmark config sets `activation_checkpointing`
         ..BASE
     }
@@ -390,6 +392,15 @@ const fn te_attention(row: Row) -> Row {
 const fn alltoall(row: Row) -> Row {
     Row {
         dispatch: Some(EpDispatch::Nccl),
+        ..row
+    }
+}
+
+/// A row in Transformer Engine's blockwise fp8 recipe, whose experts'
+/// operands are quantised by one kernel each, not three.
+const fn blockwise(row: Row) -> Row {
+    Row {
+        experts: Some(ExpertKernels::GROUPED_LINEAR_BLOCKWISE),
         ..row
     }
 }
@@ -518,6 +529,7 @@ const fn fms(
         bf16_state: false,
         logits_bytes: None,
         consecutive_routing: false,
+        experts: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -681,6 +693,7 @@ pub const ROWS: &[Row] = &[
         bf16_state: false,
         logits_bytes: None,
         consecutive_routing: false,
+        experts: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -712,6 +725,7 @@ pub const ROWS: &[Row] = &[
         bf16_state: false,
         logits_bytes: None,
         consecutive_routing: false,
+        experts: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -743,6 +757,7 @@ pub const ROWS: &[Row] = &[
         bf16_state: false,
         logits_bytes: None,
         consecutive_routing: false,
+        experts: None,
         offload: 0,
         modules: crate::scenario::Modules::NONE,
         graphs: None,
@@ -889,7 +904,7 @@ pub const ROWS: &[Row] = &[
     // Assumed: its script's bf16 Adam moments (--exp-avg-dtype bf16) taken as fp32 (the model's optimizer state is 12 bytes a parameter)
     graphed(AttnRouterPreprocess, fp32_grads(on(GB300, ep(32, no_recompute(nvidia("Qwen3 235B-A22B MXFP8 EP32, 256 GB300", 18, QWEN3_235B, 256, (4096, 8192, 2), (1, 4, 1), V1, DataParallel::Zero1, zoo_tflops(974.0))))))),
     // Megatron-LM PR 5728's measured MoE recipes (examples/moe_recipes/qwen3_*, the YAMLs Megatron-Bridge PR 4469 matches): forced balance, flex dispatcher with HybridEP, no capacity factor, TFLOP/s per GPU as tokens (Qwen3 30B-A3B at the Bridge B200 row's ratio, 235B at the model zoo's); gradient dtype not set: Megatron-LM's default (fp32). Left out: the rows with a paged stash, a full-iteration CUDA graph or CuteDSL's fused grouped MLP, which the model has not
-    graphed(AttnRouterPreprocess, fp32_grads(ep(8, no_recompute(nvidia("Qwen3 30B-A3B FP8 blockwise, 32 H100", 21, QWEN3_30B, 32, (4096, 256, 1), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(242.9)))))),
+    graphed(AttnRouterPreprocess, blockwise(fp32_grads(ep(8, no_recompute(nvidia("Qwen3 30B-A3B FP8 blockwise, 32 H100", 21, QWEN3_30B, 32, (4096, 256, 1), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(242.9))))))),
     graphed(Eager, fp32_grads(ep(8, bf16(no_recompute(nvidia("Qwen3 30B-A3B BF16, 32 H100", 21, QWEN3_30B, 32, (4096, 256, 1), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(240.5))))))),
     graphed(Eager, fp32_grads(on(GB200, ep(16, bf16(no_recompute(nvidia("Qwen3 30B-A3B BF16, 16 GB200", 21, QWEN3_30B, 16, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(504.2)))))))),
     graphed(AttnRouterPreprocess, fp32_grads(on(GB200, ep(16, no_recompute(nvidia("Qwen3 30B-A3B MXFP8, 16 GB200", 21, QWEN3_30B, 16, (4096, 512, 4), (1, 1, 1), V1, DataParallel::Zero1, qwen3_30b_tflops(480.3))))))),
