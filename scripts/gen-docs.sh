@@ -680,6 +680,32 @@ Megatron-LM's 2024 H100 table, published only as an image.
   +27.0%: Automodel's mean error from 15.9% to 14.0%. What DeepSeek-V3
   at 1024 GPUs and GPT-OSS still miss is not the All-to-All; GPT-OSS is
   too fast under Megatron-Core as well.
+- **GPT-OSS 120B under Megatron-Core (+26% to +93%): what is known.**
+  Its published rate is nearly one share of each GPU's bf16 peak: 5,875
+  (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
+  about 19 to 21% MFU at its 32.6 GFLOP a token, and 7,710 on GB300,
+  whose recipe captures attention in CUDA graphs and recomputes nothing.
+  Qwen3 30B-A3B, which the model fits, runs at 24.5% in bf16 on B200
+  (issue 4439). The recipe (Megatron-Bridge `gpt_oss_provider.py` and the
+  26.02 and 26.04 `gpt_oss_workload_base_configs.py`) runs attention with
+  learnable sinks, which Transformer Engine never gives FlashAttention,
+  so cuDNN's fused attention at head width 64 runs it, with 128-token
+  windows on alternate layers; and a clamped quick-GEGLU with biases,
+  whose clamps run eagerly beside its fused kernel (Megatron-Core
+  `fused_bias_geglu.py`), recomputed on H100, B200 and GB200. Neither the
+  dispatcher nor the precision moves it far: on GB200 Megatron-Core's
+  alltoall ran 423.6 TFLOP/s against HybridEP's 406.6 in BF16
+  (Megatron-Bridge PR 3561), MXFP8 about 5% faster than BF16 (issue
+  3389), and later software at the 26.04 layout ran 16,398 tokens/s/GPU
+  on GB200 in BF16 (the GPT-OSS model card, Megatron-Bridge @a8038f6).
+  What reached the model's rate was a fused bundle: 33,017 tokens/s/GPU
+  on GB300 in MXFP8 (Megatron-Bridge PR 5717: full-iteration CUDA graphs,
+  CuteDSL's fused grouped MLP with the clamped GEGLU, fp8 attention, a
+  paged stash), 1.71 times the 26.04 BF16 row, where the model has that
+  BF16 row at 28,497. No per-kernel time of a GPT-OSS step is published,
+  so the 7.6 ms a layer and micro-batch the model misses on GB300 (13.7
+  on GB200) is not shared out among these; the model leaves it uncosted
+  rather than fit a GPT-OSS factor.
 - **Activation offloading.** Megatron-Bridge's Llama 3 70B FSDP recipes
   on GB200 and GB300 offload 40 and 20 of the 80 layers' activations to
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the
