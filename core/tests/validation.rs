@@ -113,6 +113,22 @@ fn the_runs_layouts_are_the_published_ones() {
     }
 }
 
+/// Automodel runs one pipeline schedule per gradient-accumulation step,
+/// of `local_batch / micro_batch` micro-batches: its table's DeepSeek-V3
+/// rows (local batch 8, micro-batch 1; accumulation 1 on 256 GPUs, 4 on
+/// 1024) are each costed as one schedule of 8 micro-batches.
+#[test]
+fn automodel_pipelines_fill_and_drain_once_per_accumulation_step() {
+    for name in ["DeepSeek-V3, 256 H100", "DeepSeek-V3, 1024 H100"] {
+        let run = validation::runs()
+            .into_iter()
+            .find(|r| r.name == name)
+            .unwrap();
+        assert_eq!(run.config.micro_batches(), 8, "{name}");
+        assert_eq!(run.config.layout.parallel.pp, 4, "{name}");
+    }
+}
+
 #[test]
 fn held_out_sources_are_predicted_without_being_fitted_on() {
     let all = validation::all();

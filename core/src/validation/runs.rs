@@ -890,7 +890,8 @@ pub const ROWS: &[Row] = &[
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     // (attention as each benchmark config sets `backend.attn`: `te` for DeepSeek-V3 and Qwen3, `flex` for GPT-OSS, taken at FlashAttention-2's rate; examples/benchmark/configs/*_te_deepep.yaml). DeepSeek-V3's config keeps FSDP's parameters gathered from forward to backward (`reshard_after_forward: false`), but with the torchtitan profile's gradients accumulated unsharded across micro-batches that needs 83 GiB at 256 GPUs where the run fit in 80 GB, so the rows stay fully sharded
     // Recomputation: `activation_checkpointing: true` for DeepSeek-V3 and Qwen3, `false` for GPT-OSS (the configs as stored at later commits, 092af93e and 037e04a6)
-    te_attention(ep(64, full(automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192, 1), (1, 4), &[8], 865.0)))),
+    // Each gradient-accumulation step is a pipeline schedule of its own (`n_microbatches = local_batch_size // microbatch_size` in nemo_automodel/components/distributed/pipelining/functional.py, one schedule per step of the benchmark's accumulation loop): the table's 1024-GPU row (local batch 8, GA 4) runs four schedules of 8 micro-batches, each filling and draining the pipeline, so it is costed as one schedule of 2048 sequences, its rate the step's (the gradient reduce-scatter, once a step, is charged each micro-batch by the stack either way)
+    te_attention(ep(64, full(automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192 / 4, 1), (1, 4), &[8], 865.0)))),
     te_attention(ep(64, full(automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)))),
     te_attention(ep(8, full(automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)))),
     ep(64, no_recompute(automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0))),
