@@ -142,10 +142,11 @@ own code and papers, not from the paper and not from a fit.
   "TE_EXPERT_QUANTISE_KERNELS=4.5"` charges the three kernels 2, 8 and
   12 us each: the per-expert part (over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
-  issue 4439 among them) is then 0.064, -0.010 and -0.059 ms,
-  Megatron-Bridge's 26.02 MoE table 33.3%, 26.1% and 22.7% mean error and
+  issue 4439 among them) is then 0.065, -0.005 and -0.052 ms,
+  Megatron-Bridge's 26.02 MoE table 34.4%, 27.0% and 23.4% mean error and
   its 26.04 table 27.7%, 24.4% and 24.2% (34.7% and 28.4%
-  before). NVIDIA's comparisons say fp8 buys these MoE layers little:
+  before; measured with the blockwise row's one kernel and the 26.02
+  Qwen3 30B H100 row's `alltoall` and overlap). NVIDIA's comparisons say fp8 buys these MoE layers little:
   Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
   blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
   504.2, and Megatron-Bridge issue 2842 (FP8-MX under BF16 on Qwen3 235B
@@ -721,6 +722,22 @@ Megatron-LM's 2024 H100 table, published only as an image.
   virtual stages where the table says 8, and expert weights sharded four
   ways over the expert data-parallel group at 1,024 GPUs, one at 256); the
   rows keep the table's 8. What else falls at 1,024 GPUs is not found.
+- **Qwen3 30B-A3B on 16 H100s in 26.02 (+87%).** Its PP 2 VP 12 EP 8 is
+  the Qwen3 30B H100 config before Megatron-Bridge PR 2477 (merged to main
+  on 2026-02-22; its port to the 26.02 branch, PR 2500, closed unmerged):
+  Megatron-Core's `alltoall` dispatcher with the combined 1F1B All-to-All
+  overlap and delayed weight gradients, FP8 current scaling, no
+  recomputation and no CUDA graphs. The row had run the stack's
+  DeepEP without the overlap (+74%); as its recipe sets it, the model
+  hides the All-to-All and the row moved to +87%. The archive of the same
+  table has this layout twice more: 10,494 tokens/s/GPU in 25.09 with
+  token dropping (micro-batch 2, VP 24) and 5,275 in 25.11 dropless: the
+  model's 9,575 is near what the token-dropping run reached, and what the
+  dropless releases lost is not costed (the sync on tokens per expert
+  that dropless routing needs, and the host cost Megatron-Bridge PR 1760
+  gives for turning the overlap off on B200, are candidates; the 235B
+  rows of the same releases went the other way, 1,204 token-dropping
+  against 1,575 dropless, so the release changed more than the routing).
 - **Activation offloading.** Megatron-Bridge's Llama 3 70B FSDP recipes
   on GB200 and GB300 offload 40 and 20 of the 80 layers' activations to
   the Grace CPU's memory (`cpu_offloading_num_layers`). Without it the
