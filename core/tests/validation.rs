@@ -113,6 +113,31 @@ fn the_runs_layouts_are_the_published_ones() {
     }
 }
 
+/// Narayanan et al.'s Table 1 runs at the micro-batch and chunks per
+/// stage Megatron-LM's script for the table sets
+/// (`examples/sc21/run_table_1.sh`), not at the model's best: 530B with 3
+/// chunks (one layer each), 1T plain 1F1B.
+#[test]
+fn narayanans_table_runs_at_its_scripts_micro_batch_and_chunks() {
+    let all = validation::all();
+    let at = |name: &str| {
+        let c = all.iter().find(|c| c.run.name == name).unwrap();
+        let l = c.layout.unwrap();
+        (l.micro_batch, l.parallel.chunks())
+    };
+    for (name, expected) in [
+        ("GPT 1.7B, 32 A100", (16, 1)),
+        ("GPT 39B, 512 A100", (4, 1)),
+        ("GPT 76B, 1024 A100", (2, 3)),
+        ("GPT 146B, 1536 A100", (2, 2)),
+        ("GPT 310B, 1920 A100", (1, 2)),
+        ("GPT 530B, 2520 A100", (1, 3)),
+        ("GPT 1T, 3072 A100", (1, 1)),
+    ] {
+        assert_eq!(at(name), expected, "{name}");
+    }
+}
+
 /// Automodel runs one pipeline schedule per gradient-accumulation step,
 /// of `local_batch / micro_batch` micro-batches: its table's DeepSeek-V3
 /// rows (local batch 8, micro-batch 1; accumulation 1 on 256 GPUs, 4 on

@@ -97,11 +97,15 @@ const BASE: Row = Row {
 };
 
 /// Narayanan et al. Table 1: GPT on A100 80GB, context 2048, full
-/// recomputation, DDP; micro-batch and interleaving tuned.
+/// recomputation, DDP; each row's micro-batch and chunks per stage as
+/// Megatron-LM's script for the table sets them
+/// (`examples/sc21/run_table_1.sh` @ 79a3bb6b: `MBS`, and the stage's
+/// layers over `--num-layers-per-virtual-pipeline-stage`).
 const fn megatron(
     name: &'static str,
     (heads, hidden, layers): (u32, u32, u32),
     (tp, pp, gpus, batch): (u32, u32, u32, u32),
+    (micro_batch, virtual_stages): (u32, &'static [u32]),
     tflops: f64,
 ) -> Row {
     Row {
@@ -109,11 +113,11 @@ const fn megatron(
         gpus,
         model: gpt(heads, hidden, layers, GPT_VOCAB),
         batch,
+        micro_batch,
         degrees: (tp, pp, 1),
-        tuned: tuned(MB_TUNED, &[1, 2, 4], FULL),
+        tuned: tuned(MB, virtual_stages, FULL),
         metric: Metric::MegatronTflops,
         published: tflops,
-        // Assumed: micro-batch and interleaving depth not published: best of 1-8 and 1, 2, 4
         ..BASE
     }
 }
@@ -664,16 +668,16 @@ const fn zero3(
 /// Every published run, one line each where a helper builds it.
 #[rustfmt::skip]
 pub const ROWS: &[Row] = &[
-    megatron("GPT 1.7B, 32 A100", (24, 2304, 24), (1, 1, 32, 512), 137.0),
-    megatron("GPT 3.6B, 64 A100", (32, 3072, 30), (2, 1, 64, 512), 138.0),
-    megatron("GPT 7.5B, 128 A100", (32, 4096, 36), (4, 1, 128, 512), 142.0),
-    megatron("GPT 18B, 256 A100", (48, 6144, 40), (8, 1, 256, 1024), 135.0),
-    megatron("GPT 39B, 512 A100", (64, 8192, 48), (8, 2, 512, 1536), 138.0),
-    megatron("GPT 76B, 1024 A100", (80, 10240, 60), (8, 4, 1024, 1792), 140.0),
-    megatron("GPT 146B, 1536 A100", (96, 12288, 80), (8, 8, 1536, 2304), 148.0),
-    megatron("GPT 310B, 1920 A100", (128, 16384, 96), (8, 16, 1920, 2160), 155.0),
-    megatron("GPT 530B, 2520 A100", (128, 20480, 105), (8, 35, 2520, 2520), 163.0),
-    megatron("GPT 1T, 3072 A100", (160, 25600, 128), (8, 64, 3072, 3072), 163.0),
+    megatron("GPT 1.7B, 32 A100", (24, 2304, 24), (1, 1, 32, 512), (16, V1), 137.0),
+    megatron("GPT 3.6B, 64 A100", (32, 3072, 30), (2, 1, 64, 512), (16, V1), 138.0),
+    megatron("GPT 7.5B, 128 A100", (32, 4096, 36), (4, 1, 128, 512), (16, V1), 142.0),
+    megatron("GPT 18B, 256 A100", (48, 6144, 40), (8, 1, 256, 1024), (8, V1), 135.0),
+    megatron("GPT 39B, 512 A100", (64, 8192, 48), (8, 2, 512, 1536), (4, V1), 138.0),
+    megatron("GPT 76B, 1024 A100", (80, 10240, 60), (8, 4, 1024, 1792), (2, &[3]), 140.0),
+    megatron("GPT 146B, 1536 A100", (96, 12288, 80), (8, 8, 1536, 2304), (2, &[2]), 148.0),
+    megatron("GPT 310B, 1920 A100", (128, 16384, 96), (8, 16, 1920, 2160), (1, &[2]), 155.0),
+    megatron("GPT 530B, 2520 A100", (128, 20480, 105), (8, 35, 2520, 2520), (1, &[3]), 163.0),
+    megatron("GPT 1T, 3072 A100", (160, 25600, 128), (8, 64, 3072, 3072), (1, V1), 163.0),
     selective("GPT 22B, 8 A100", (64, 6144, 48), (8, 1, 8, 4, 4), V1, 0.415),
     selective("GPT 175B, 64 A100", (96, 12288, 96), (8, 8, 64, 64, 1), &[3], 0.514),
     selective("GPT 530B, 280 A100", (128, 20480, 105), (8, 35, 280, 280, 1), &[3], 0.560),
