@@ -515,8 +515,11 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   are assumed (the run scripts load the EFA libraries).
 - **flash-attention** (`megatron` profile): the flash-attention
   repository's GPT-3 125M to 2.7B on one node of 8 A100 80GB, ZeRO-1, no
-  recomputation; tokens per second per GPU. The smaller models'
-  micro-batches are not read (best of 1 to 8).
+  recomputation; tokens per second per GPU. Micro-batches as its
+  configs set them for an 80 GB GPU (`training/configs/experiment/pile/`,
+  `datamodule.batch_size` by `train.gpu_mem`): 32, 16, 16, 8 and 4
+  sequences for 125M to 2.7B (the first three had been the best of 1 to
+  8).
 - **mt-nlg** (`megatron-2021` profile): Megatron-Turing NLG 530B on 2,240,
   2,800 and 3,360 A100 80GB, TP 8, PP 35, batch 1,920; TFLOP/s per GPU as
   published (read from a secondary copy of section 2.4).

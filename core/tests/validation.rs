@@ -138,6 +138,24 @@ fn narayanans_table_runs_at_its_scripts_micro_batch_and_chunks() {
     }
 }
 
+/// The flash-attention repository's GPT-3 rows run the micro-batch its
+/// configs set for an 80 GB GPU (`datamodule.batch_size` by
+/// `train.gpu_mem`), not the model's best.
+#[test]
+fn flash_attentions_gpt3_rows_run_their_configs_micro_batches() {
+    let all = validation::all();
+    for (name, mb) in [
+        ("GPT-3 125M, 8 A100", 32),
+        ("GPT-3 355M, 8 A100", 16),
+        ("GPT-3 760M, 8 A100", 16),
+        ("GPT-3 1.3B, 8 A100", 8),
+        ("GPT-3 2.7B, 8 A100", 4),
+    ] {
+        let c = all.iter().find(|c| c.run.name == name).unwrap();
+        assert_eq!(c.layout.unwrap().micro_batch, mb, "{name}");
+    }
+}
+
 /// Automodel runs one pipeline schedule per gradient-accumulation step,
 /// of `local_batch / micro_batch` micro-batches: its table's DeepSeek-V3
 /// rows (local batch 8, micro-batch 1; accumulation 1 on 256 GPUs, 4 on
