@@ -145,7 +145,7 @@ own code and papers, not from the paper and not from a fit.
   issue 4439 among them) is then 0.065, -0.005 and -0.052 ms,
   Megatron-Bridge's 26.02 MoE table 34.4%, 27.0% and 23.4% mean error and
   its 26.04 table 27.7%, 24.4% and 24.2% (34.7% and 28.4%
-  before; measured with the blockwise row's one kernel and the 26.02
+  before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel and the 26.02
   Qwen3 30B H100 row's `alltoall` and overlap). NVIDIA's comparisons say fp8 buys these MoE layers little:
   Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
   blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
@@ -514,7 +514,8 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   tokens per second per GPU. A100 80GB and AWS's 4 x 100 Gb/s per node
   are assumed (the run scripts load the EFA libraries).
 - **flash-attention** (`megatron` profile): the flash-attention
-  repository's GPT-3 125M to 2.7B on one node of 8 A100 80GB, ZeRO-1, no
+  repository's GPT-3 125M to 2.7B on one node of 8 A100 80GB, ZeRO-1
+  (plain DDP for 125M and 355M, whose configs set no strategy), no
   recomputation; tokens per second per GPU. Micro-batches as its
   configs set them for an 80 GB GPU (`training/configs/experiment/pile/`,
   `datamodule.batch_size` by `train.gpu_mem`): 32, 16, 16, 8 and 4
@@ -706,13 +707,14 @@ Megatron-LM's 2024 H100 table, published only as an image.
   (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
   about 19 to 21% MFU at its 32.6 GFLOP a token, and 7,710 on GB300,
   whose recipe captures attention in CUDA graphs and recomputes nothing.
-  Qwen3 30B-A3B, which the model fits, runs at 24.5% in bf16 on B200
-  (issue 4439). The recipe (Megatron-Bridge `gpt_oss_provider.py` and the
+  Qwen3 30B-A3B, which the model places within 9% there, runs at 24.5%
+  in bf16 on B200 (issue 4439). The recipe (Megatron-Bridge `gpt_oss_provider.py` and the
   26.02 and 26.04 `gpt_oss_workload_base_configs.py`) runs attention with
   learnable sinks, which Transformer Engine never gives FlashAttention,
   so cuDNN's fused attention at head width 64 runs it, with 128-token
-  windows on alternate layers; and a clamped quick-GEGLU with biases,
-  whose clamps run eagerly beside its fused kernel (Megatron-Core
+  windows on alternate layers; and a clamped SwiGLU with biases
+  (Megatron-Core's quick-GEGLU with a clamp), whose clamps run eagerly
+  beside its fused kernel (Megatron-Core
   `fused_bias_geglu.py`), recomputed on H100, B200 and GB200. Neither the
   dispatcher nor the precision moves it far: on GB200 Megatron-Core's
   alltoall ran 423.6 TFLOP/s against HybridEP's 406.6 in BF16
@@ -750,7 +752,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
   recomputation and no CUDA graphs. The row had run the stack's
   DeepEP without the overlap (+74%); as its recipe sets it, the model
   hides the All-to-All and the row moved to +87%. The archive of the same
-  table has this layout twice more: 10,494 tokens/s/GPU in 25.09 with
+  table has this model at PP 2 EP 8 on 16 H100s twice more: 10,494 tokens/s/GPU in 25.09 with
   token dropping (micro-batch 2, VP 24) and 5,275 in 25.11 dropless: the
   model's 9,575 is near what the token-dropping run reached, and what the
   dropless releases lost is not costed (the sync on tokens per expert

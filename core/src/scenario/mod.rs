@@ -53,6 +53,6 @@ pub mod limits {
     /// evaluation's time and memory (`scalescope bench` reports the worst
     /// evaluation over extreme scenarios). However many micro-batches, a
     /// 16-stage pipeline of 8 chunks (Llama 3 405B) simulates at most
-    /// 73,728; 64 stages of 2 chunks (Narayanan et al.'s 1T) 98,304.
+    /// 73,728; 64 stages of 2 chunks (a 1T GPT of 128 layers interleaved) 98,304.
     pub const SIMULATED_PASSES: u64 = 1 << 17;
 }

@@ -275,7 +275,6 @@ const fn automodel(
         logits_bytes: Some(4.0),
         // Every benchmark config sets `fake_balanced_gate: true`: token `t` goes to experts `k t` to `k t + k - 1` (mod the experts)
         consecutive_routing: true,
-        experts: None,
         // Assumed: the torchtitan stack's mechanisms (FSDP2 with fp32 reduction, compiled blocks) for Automodel's FSDP2; recomputation as each row's benchmark config sets `activation_checkpointing`
         ..BASE
     }
@@ -395,6 +394,15 @@ const fn te_attention(row: Row) -> Row {
 const fn alltoall(row: Row) -> Row {
     Row {
         dispatch: Some(EpDispatch::Nccl),
+        ..row
+    }
+}
+
+/// A row whose gradients are all-reduced with the optimizer unsharded
+/// (plain data parallelism).
+const fn ddp(row: Row) -> Row {
+    Row {
+        dp: DataParallel::Ddp,
         ..row
     }
 }
@@ -596,7 +604,8 @@ const fn flagperf(
 
 /// The flash-attention repository's GPT-3 rows on one node of 8 A100
 /// 80GB: its fused kernels on eager PyTorch, data parallel with the
-/// optimizer sharded (ZeRO-1), no recomputation, tokens per second per GPU.
+/// optimizer sharded (ZeRO-1, `DDPStrategyZero1`) where its config sets it,
+/// no recomputation, tokens per second per GPU.
 const fn flash(
     name: &'static str,
     (heads, hidden, layers): (u32, u32, u32),
@@ -840,8 +849,9 @@ pub const ROWS: &[Row] = &[
     fms("Llama 2 13B HSDP, 128 A100", llama(40, 5120, 40, 40, 13_824, 32_000), (128, 1), DataParallel::Hsdp, NONE, 1700.0),
     fms("Llama 2 34B FSDP, 128 A100", llama(48, 8192, 64, 8, 22_016, 32_000), (1024, 8), DataParallel::FsdpFull, FULL, 772.0),
     fms("Llama 2 70B FSDP, 128 A100", llama(80, 8192, 64, 8, 28_672, 32_000), (768, 6), DataParallel::FsdpFull, FULL, 380.0),
-    flash("GPT-3 125M, 8 A100", (12, 768, 12), (256, &[32]), 1_310_000.0),
-    flash("GPT-3 355M, 8 A100", (16, 1024, 24), (256, &[16]), 503_000.0),
+    // gpt3s-flash.yaml and gpt3m-flash.yaml set no strategy: Lightning's DDP, the optimizer unsharded
+    ddp(flash("GPT-3 125M, 8 A100", (12, 768, 12), (256, &[32]), 1_310_000.0)),
+    ddp(flash("GPT-3 355M, 8 A100", (16, 1024, 24), (256, &[16]), 503_000.0)),
     flash("GPT-3 760M, 8 A100", (16, 1536, 24), (256, &[16]), 245_000.0),
     flash("GPT-3 1.3B, 8 A100", (16, 2048, 24), (512, &[8]), 169_000.0),
     flash("GPT-3 2.7B, 8 A100", (20, 2560, 32), (512, &[4]), 85_000.0),
@@ -893,7 +903,7 @@ pub const ROWS: &[Row] = &[
     // NeMo Automodel (PyTorch FSDP2 with expert parallelism, TE and DeepEP kernels), DGX-H100 BF16, a balanced ("fake") gate
     // (attention as each benchmark config sets `backend.attn`: `te` for DeepSeek-V3 and Qwen3, `flex` for GPT-OSS, taken at FlashAttention-2's rate; examples/benchmark/configs/*_te_deepep.yaml). DeepSeek-V3's config keeps FSDP's parameters gathered from forward to backward (`reshard_after_forward: false`), but with the torchtitan profile's gradients accumulated unsharded across micro-batches that needs 83 GiB at 256 GPUs where the run fit in 80 GB, so the rows stay fully sharded
     // Recomputation: `activation_checkpointing: true` for DeepSeek-V3 and Qwen3, `false` for GPT-OSS (the configs as stored at later commits, 092af93e and 037e04a6)
-    // Each gradient-accumulation step is a pipeline schedule of its own (`n_microbatches = local_batch_size // microbatch_size` in nemo_automodel/components/distributed/pipelining/functional.py, one schedule per step of the benchmark's accumulation loop): the table's 1024-GPU row (local batch 8, GA 4) runs four schedules of 8 micro-batches, each filling and draining the pipeline, so it is costed as one schedule of 2048 sequences, its rate the step's (the gradient reduce-scatter, once a step, is charged each micro-batch by the stack either way)
+    // Each gradient-accumulation step is a pipeline schedule of its own (`n_microbatches = local_batch_size // microbatch_size` in nemo_automodel/components/distributed/pipelining/functional.py, one schedule per step of the benchmark's accumulation loop): the table's 1024-GPU row (local batch 8, GA 4) runs four schedules of 8 micro-batches, each filling and draining the pipeline, so it is costed as one schedule of 2048 sequences, its rate the step's (the gradient reduce-scatter, once a step, is charged each micro-batch by the stack either way; the optimizer step, once a step, is charged each schedule, four times a step, under 0.1% of it)
     te_attention(ep(64, full(automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192 / 4, 1), (1, 4), &[8], 865.0)))),
     te_attention(ep(64, full(automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)))),
     te_attention(ep(8, full(automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)))),

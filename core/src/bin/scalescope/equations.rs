@@ -92,7 +92,7 @@ pub const SECTIONS: &[Section] = &[
              wrapper: when a GPU's kernels are shorter, it waits on the host), the fixed \
              time of each local expert's GEMM (25 µs under Megatron-Core's GroupedLinear, a \
              GEMM's 8 µs launch and tail elsewhere) and of quantising its operands under fp8 \
-             (three kernels launched alone under GroupedLinear, one queued elsewhere), whether attention is one fused kernel, whether sequence parallelism and interleaving \
+             (three kernels launched alone under GroupedLinear, one under its blockwise scaling, one queued elsewhere), whether attention is one fused kernel, whether sequence parallelism and interleaving \
              exist, whether FSDP syncs every micro-batch or once per step, the bytes of a \
              gradient reduction, the share of NVLink its data-parallel traffic reaches under \
              compute, and where the ranks sit. Asking a stack for what it lacks is refused \
