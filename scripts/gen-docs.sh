@@ -159,7 +159,14 @@ own code and papers, not from the paper and not from a fit.
   and cast), so the row runs `ExpertKernels::GROUPED_LINEAR_BLOCKWISE`,
   one kernel an operand: the model has it 3.6% faster than bf16 (10,263
   against 9,905 tokens/s/GPU), where charging it current scaling's three
-  had it 8% slower, and the row moves from -13.3% to -2.6%.
+  had it 8% slower, and the row moves from -13.3% to -2.6%. Per element
+  the model charges every fp8 recipe the same two passes; the one
+  measurement of blockwise quantisation's bytes, Transformer Engine's
+  GEMM profiling on B300 (autocast less pre-quantized), has it at 2.34
+  times MXFP8's (2.768 against 1.183 ms a layer), its GEMMs 7% faster
+  (6.830 against 7.324 ms). None is published on H100; at B300's ratio
+  the row's quantisation would cost about 0.4 ms more a layer and
+  micro-batch, which would put it near -7%.
 - `GEMM_EFFICIENCY_V100` is not fitted (no V100 run here): V100's
   microbenchmark rate (0.76 to 0.80) times A100's fitted-to-microbenchmark
   ratio (0.724 over 0.88).
