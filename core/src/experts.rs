@@ -32,8 +32,9 @@ pub struct ExpertKernels {
     /// Kernels the host launches to quantise one GEMM operand of one local
     /// expert.
     pub quantise_kernels: f64,
-    /// Time those kernels take, microseconds, beside the bytes they move.
-    pub quantise_us: f64,
+    /// Time each of those kernels takes, microseconds, beside the bytes
+    /// they move: one queued behind others, or one launched alone.
+    pub quantise_kernel_us: f64,
 }
 
 impl ExpertKernels {
@@ -42,7 +43,7 @@ impl ExpertKernels {
     pub const PLAIN: Self = Self {
         gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
         quantise_kernels: 1.0,
-        quantise_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+        quantise_kernel_us: crate::calibration::ELEMENTWISE_KERNEL_US,
     };
     /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
     /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
@@ -51,8 +52,7 @@ impl ExpertKernels {
     pub const GROUPED_LINEAR: Self = Self {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
-        quantise_us: crate::calibration::TE_EXPERT_QUANTISE_KERNELS
-            * crate::calibration::KERNEL_OVERHEAD_US,
+        quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
     };
     /// `GroupedLinear` under Transformer Engine's blockwise fp8 recipe
     /// (`Float8BlockScaling`): each expert's operand is still quantised
@@ -63,7 +63,7 @@ impl ExpertKernels {
     pub const GROUPED_LINEAR_BLOCKWISE: Self = Self {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: 1.0,
-        quantise_us: crate::calibration::KERNEL_OVERHEAD_US,
+        quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
     };
 }
 
@@ -157,11 +157,15 @@ pub(crate) fn compute(
             (routed * h + activation + shared_input) * share,
             (routed * h + shared_input) * share,
         ),
-        quantise_fixed: Seconds(if crate::phases::quantise_passes(cfg.precision) > 0.0 {
-            2.0 * local * cfg.stack.experts.quantise_us * 1e-6 * share
-        } else {
-            0.0
-        }),
+        quantise_fixed: {
+            let k = &cfg.stack.experts;
+            Seconds(
+                quantised_operands(cfg, local)
+                    * (k.quantise_kernels * k.quantise_kernel_us)
+                    * 1e-6
+                    * share,
+            )
+        },
         kernels: cal::MOE_KERNELS * share,
     }
 }
@@ -179,16 +183,16 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let share = cfg.model.moe_share();
     (
         (cal::MOE_KERNELS + 2.0 * local) * share,
-        quantise_kernels(cfg, local) * share,
+        quantised_operands(cfg, local) * cfg.stack.experts.quantise_kernels * share,
     )
 }
 
-/// Quantisation kernels of the local experts' GEMM inputs where the
-/// precision quantises them ([`crate::phases::quantise_passes`]): one per
-/// input, or Transformer Engine's three per input and expert.
-fn quantise_kernels(cfg: &Config, local: f64) -> f64 {
+/// The local experts' GEMM inputs a layer quantises each way, where the
+/// precision quantises them ([`crate::phases::quantise_passes`]): two per
+/// expert (each quantised by [`ExpertKernels::quantise_kernels`]).
+fn quantised_operands(cfg: &Config, local: f64) -> f64 {
     if crate::phases::quantise_passes(cfg.precision) > 0.0 {
-        2.0 * local * cfg.stack.experts.quantise_kernels
+        2.0 * local
     } else {
         0.0
     }

@@ -142,9 +142,7 @@ fn a_consecutive_block_of_experts_meets_the_gpus_it_spans() {
 /// experts each GPU holds.
 #[test]
 fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
-    let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
-    cfg.model = crate::model::QWEN3_30B_A3B;
-    cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+    let mut cfg = qwen3_30b_on_32_h100s(8);
     let per_gemm = cal::TE_GROUPED_GEMM_EXPERT_US - cal::KERNEL_OVERHEAD_US;
     for ep in [8, 32] {
         cfg.layout.parallel.ep = ep;
@@ -162,6 +160,16 @@ fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
     }
 }
 
+/// Qwen3 30B-A3B under Megatron-Core on 32 H100s at expert parallelism
+/// `ep`.
+fn qwen3_30b_on_32_h100s(ep: u32) -> crate::scenario::Config {
+    let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
+    cfg.model = crate::model::QWEN3_30B_A3B;
+    cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+    cfg.layout.parallel.ep = ep;
+    cfg
+}
+
 /// Under fp8, Transformer Engine's GroupedLinear quantises each local
 /// expert's operand apart, three kernels launched alone (amax, scale,
 /// cast) at 8 us each where a stack with one queued kernel per operand
@@ -170,12 +178,9 @@ fn grouped_linear_pays_its_measured_cost_per_expert_gemm() {
 /// more kernels each way; in bf16 nothing is quantised.
 #[test]
 fn grouped_linear_quantises_each_experts_operands_apart() {
-    let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
-    cfg.model = crate::model::QWEN3_30B_A3B;
-    cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-    cfg.layout.parallel.ep = 32;
+    let mut cfg = qwen3_30b_on_32_h100s(32);
     let mut plain = cfg;
-    plain.stack.experts.quantise_us = cal::ELEMENTWISE_KERNEL_US;
+    plain.stack.experts.quantise_kernel_us = cal::ELEMENTWISE_KERNEL_US;
     plain.stack.experts.quantise_kernels = 1.0;
     let s = crate::phases::Shape::of(&cfg);
     let quantise = |cfg: &crate::scenario::Config| crate::phases::compute(cfg, &s).0.quantise;
@@ -200,10 +205,7 @@ fn grouped_linear_quantises_each_experts_operands_apart() {
 /// kernels it had it slower.
 #[test]
 fn blockwise_fp8_quantises_each_experts_operand_in_one_kernel() {
-    let mut cfg = findings::base(H100, 32, "llama2-7b", 1024, 1);
-    cfg.model = crate::model::QWEN3_30B_A3B;
-    cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
-    cfg.layout.parallel.ep = 32;
+    let mut cfg = qwen3_30b_on_32_h100s(32);
     cfg.precision = crate::scenario::Precision::Fp8;
     let mut blockwise = cfg;
     blockwise.stack.experts = crate::stack::ExpertKernels::GROUPED_LINEAR_BLOCKWISE;
