@@ -143,10 +143,10 @@ own code and papers, not from the paper and not from a fit.
   12 us each: the per-expert part (over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
   issue 4439 among them) is then 0.065, -0.005 and -0.052 ms,
-  Megatron-Bridge's 26.02 MoE table 34.4%, 27.0% and 23.4% mean error and
-  its 26.04 table 27.7%, 24.4% and 24.2% (34.7% and 28.4%
-  before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel and the 26.02
-  Qwen3 30B H100 row's `alltoall` and overlap). NVIDIA's comparisons say fp8 buys these MoE layers little:
+  Megatron-Bridge's 26.02 MoE table 29.3%, 21.8% and 18.3% mean error and
+  its 26.04 table 20.6%, 17.3% and 17.2% (34.7% and 28.4%
+  before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel, the 26.02
+  Qwen3 30B H100 row's `alltoall` and overlap, and GPT-OSS's clamps and expert bias). NVIDIA's comparisons say fp8 buys these MoE layers little:
   Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
   blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
   504.2, and Megatron-Bridge issue 2842 (FP8-MX under BF16 on Qwen3 235B
@@ -709,7 +709,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
   +27.0%: Automodel's mean error from 15.9% to 14.0%. What DeepSeek-V3
   at 1024 GPUs and GPT-OSS still miss is not the All-to-All; GPT-OSS is
   too fast under Megatron-Core as well.
-- **GPT-OSS 120B under Megatron-Core (+26% to +93%): what is known.**
+- **GPT-OSS 120B under Megatron-Core (+18% to +60%): what is known.**
   Its published rate is nearly one share of each GPU's bf16 peak: 5,875
   (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
   about 19 to 21% MFU at its 32.6 GFLOP a token, and 7,710 on GB300,
@@ -720,9 +720,24 @@ Megatron-LM's 2024 H100 table, published only as an image.
   learnable sinks, which Transformer Engine never gives FlashAttention,
   so cuDNN's fused attention at head width 64 runs it, with 128-token
   windows on alternate layers; and a clamped SwiGLU with biases
-  (Megatron-Core's quick-GEGLU with a clamp), whose clamps run eagerly
-  beside its fused kernel (Megatron-Core
-  `fused_bias_geglu.py`), recomputed on H100, B200 and GB200. Neither the
+  (Megatron-Core's quick-GEGLU with a clamp), recomputed on H100, B200
+  and GB200. The model now costs that activation as Megatron-Core runs
+  it (the provider sets `bias_activation_fusion`, which takes
+  `weighted_bias_quick_geglu_impl` in `fusions/fused_bias_geglu.py`):
+  the gate and linear halves clamped and concatenated by three eager
+  kernels (8 passes over each routed row's 2,880 outputs) before the
+  compiled weighted quick-GEGLU, and the experts' second bias, which
+  `linear_fc2` returns unapplied, added by `TEGroupedMLP._apply_bias`
+  one expert at a time and concatenated (6 passes over each routed row's
+  hidden state, two kernels an expert), each backward twice its forward
+  as every element-wise pass; the concatenated copy is kept for backward
+  unless `moe_act` is recomputed. Counted from the code, nothing fitted,
+  that moved the eight rows from +26..+93% to +18..+60% (26.02's source
+  from 27.0% to 21.8%, 26.04's from 24.4% to 17.3%); a compiled stack
+  (torchtitan) fuses both and is unchanged. The same activation builds
+  its linear offset with `torch.tensor` on the GPU, a copy that
+  synchronises the host each call (forward and recomputation), which the
+  model does not cost. Neither the
   dispatcher nor the precision moves it far: on GB200 Megatron-Core's
   alltoall ran 423.6 TFLOP/s against HybridEP's 406.6 in BF16
   (Megatron-Bridge PR 3561), MXFP8 about 5% faster than BF16 (issue
@@ -733,9 +748,10 @@ Megatron-LM's 2024 H100 table, published only as an image.
   CuteDSL's fused grouped MLP with the clamped GEGLU, fp8 attention, a
   paged stash), 1.71 times the 26.04 BF16 row, where the model has that
   BF16 row at 28,497. No per-kernel time of a GPT-OSS step is published,
-  so the 7.6 ms a layer and micro-batch the model misses on GB300 (13.7
-  on GB200) is not shared out among these; the model leaves it uncosted
-  rather than fit a GPT-OSS factor.
+  so the 5.1 ms a layer and micro-batch the model still misses on GB300
+  (10.7 on GB200, 3.8 on H100) is not shared out between the attention
+  and the host; the model leaves it uncosted rather than fit a GPT-OSS
+  factor.
 - **Automodel's accumulation steps are pipeline schedules.** The
   Automodel table lists local batch 8 and gradient accumulation 4 for
   DeepSeek-V3 on 1024 H100s (1 on 256), and Automodel builds each

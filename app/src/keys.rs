@@ -77,6 +77,7 @@ keys!(Scaling {
 keys!(Mlp {
     Mlp::Swiglu => "swiglu",
     Mlp::Gelu => "gelu",
+    Mlp::ClampedSwiglu => "clamped_swiglu",
 });
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 
 use crate::calibration as cal;
 use crate::collective::Links;
-use crate::model::{Mlp, Moe};
+use crate::model::Moe;
 use crate::phases::Shape;
 use crate::scenario::Config;
 use crate::stack::EpDispatch;
@@ -35,6 +35,11 @@ pub struct ExpertKernels {
     /// Time each of those kernels takes, microseconds, beside the bytes
     /// they move: one queued behind others, or one launched alone.
     pub quantise_kernel_us: f64,
+    /// Passes over the routed tokens' expert outputs by their second
+    /// linear's bias in forward where it is added apart (a model with
+    /// biases only; [`crate::calibration::EXPERT_BIAS_PASSES`]), two
+    /// kernels a local expert and one more; zero where the GEMM adds it.
+    pub bias_passes: f64,
 }
 
 impl ExpertKernels {
@@ -44,6 +49,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
         quantise_kernels: 1.0,
         quantise_kernel_us: crate::calibration::ELEMENTWISE_KERNEL_US,
+        bias_passes: 0.0,
     };
     /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
     /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
@@ -53,6 +59,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
         quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
+        bias_passes: crate::calibration::EXPERT_BIAS_PASSES,
     };
     /// `GroupedLinear` under Transformer Engine's blockwise fp8 recipe
     /// (`Float8BlockScaling`): each expert's operand is still quantised
@@ -64,6 +71,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: 1.0,
         quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
+        bias_passes: crate::calibration::EXPERT_BIAS_PASSES,
     };
 }
 
@@ -115,10 +123,7 @@ pub(crate) fn compute(
     let (ep, etp, tp) = (f64::from(p.ep), f64::from(p.etp), f64::from(p.tp));
     let h = f64::from(cfg.model.hidden);
     let ffn = f64::from(e.expert_ffn);
-    let up = match cfg.model.mlp {
-        Mlp::Swiglu => 2.0,
-        Mlp::Gelu => 1.0,
-    };
+    let up = if cfg.model.mlp.gated() { 2.0 } else { 1.0 };
     let tokens = tokens_in(cfg, s);
     // Each local expert's GEMM sees the tokens routed to it from the EP
     // group (gathered over ETP): `tokens × ETP × top_k × EP / experts`,
@@ -148,11 +153,12 @@ pub(crate) fn compute(
     let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
+    let (bias_passes, bias_kernels) = bias(cfg, local);
     ExpertCompute {
         routed_activation: routed_activation * share,
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
-        moved: permute * share,
+        moved: (permute + bias_passes * routed * h) * share,
         quantised: (
             (routed * h + activation + shared_input) * share,
             (routed * h + shared_input) * share,
@@ -166,7 +172,19 @@ pub(crate) fn compute(
                     * share,
             )
         },
-        kernels: cal::MOE_KERNELS * share,
+        kernels: (cal::MOE_KERNELS + bias_kernels) * share,
+    }
+}
+
+/// The experts' second bias where the stack adds it apart from the GEMM
+/// ([`ExpertKernels::bias_passes`]): its passes over the routed outputs
+/// and its kernels, two for each of the `local` experts and one more.
+fn bias(cfg: &Config, local: f64) -> (f64, f64) {
+    let passes = cfg.stack.experts.bias_passes;
+    if cfg.model.mlp.biased() && passes > 0.0 {
+        (passes, 2.0 * local + 1.0)
+    } else {
+        (0.0, 0.0)
     }
 }
 
@@ -182,7 +200,7 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let local = f64::from(e.experts) / f64::from(cfg.layout.parallel.ep.max(1));
     let share = cfg.model.moe_share();
     (
-        (cal::MOE_KERNELS + 2.0 * local) * share,
+        (cal::MOE_KERNELS + 2.0 * local + bias(cfg, local).1) * share,
         quantised_operands(cfg, local) * cfg.stack.experts.quantise_kernels * share,
     )
 }

@@ -298,3 +298,41 @@ fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
     cfg.layout.parallel.ep = 1;
     assert!(!crate::evaluate::evaluate(&cfg).unwrap().fits);
 }
+
+/// GPT-OSS's clamped SwiGLU under Megatron-Core: two clamps and a
+/// concatenation before the compiled activation (8 passes over the
+/// routed rows' `ffn` outputs, 3 kernels) and the second linear's bias
+/// added apart (6 passes over their `hidden` outputs, two kernels an
+/// expert and one more). The H100 row: one sequence of 4,096 tokens a
+/// micro-batch, top-4, so 16,384 routed rows on each GPU's 16 experts,
+/// `ffn` and `hidden` both 2,880. A compiled stack fuses both away.
+#[test]
+fn gpt_oss_clamps_and_adds_its_expert_bias_apart_under_megatron_core() {
+    let run = crate::validation::runs()
+        .into_iter()
+        .find(|r| r.name == "GPT-OSS 120B BF16, 64 H100")
+        .unwrap();
+    let clamped = run.config;
+    assert_eq!(clamped.model.mlp, crate::model::Mlp::ClampedSwiglu);
+    let mut plain = clamped;
+    plain.model.mlp = crate::model::Mlp::Swiglu;
+    let s = crate::phases::Shape::of(&clamped);
+    let ew = |cfg: &crate::scenario::Config| crate::phases::compute(cfg, &s).0.elementwise;
+    let elements = (8.0 + 6.0) * 16_384.0 * 2_880.0;
+    let kernels = 3.0 + 2.0 * 16.0 + 1.0;
+    let expected =
+        Bytes(2.0 * elements) / s.hbm + Seconds::us(cal::ELEMENTWISE_KERNEL_US) * kernels;
+    let extra = ew(&clamped) - ew(&plain);
+    assert!((extra - expected).0.abs() < 1e-12, "{extra:?} {expected:?}");
+    assert!((extra.0 - 0.565e-3).abs() < 0.005e-3, "{extra:?}");
+    let (c, p) = (
+        crate::phases::kernels(&clamped),
+        crate::phases::kernels(&plain),
+    );
+    assert!((c.0 - p.0 - kernels).abs() < 1e-9, "{c:?} {p:?}");
+    let compiled = |mut cfg: crate::scenario::Config| {
+        cfg.stack = crate::stack::TORCHTITAN;
+        ew(&cfg)
+    };
+    assert_eq!(compiled(clamped), compiled(plain));
+}

@@ -275,8 +275,12 @@ impl Widths {
             routed: model.moe.map_or(0.0, |e| {
                 share * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
             }),
+            // A clamped GLU clamped apart also keeps the clamps'
+            // concatenated output, two `ffn` wide, for its activation.
             ffn_tensors: match model.mlp {
                 Mlp::Swiglu => 3.0,
+                Mlp::ClampedSwiglu if cfg.stack.clamp_passes > 0.0 => 5.0,
+                Mlp::ClampedSwiglu => 3.0,
                 Mlp::Gelu => 2.0,
             },
             sp,
@@ -333,7 +337,9 @@ impl Widths {
                 + ((self.ffn_tensors - 1.0) * self.dense_ffn + self.dense_ffn * q) / tp;
         }
         if modules.has(Module::MoeAct) {
-            dropped += self.routed_ffn / tp * q;
+            // The activation's output, and what a clamped GLU's clamps
+            // keep beside the up projection's output it reruns from.
+            dropped += self.routed_ffn / tp * (q + self.ffn_tensors - 3.0);
         }
         dropped
     }

@@ -216,10 +216,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let shape = &gpu.gemm_shape;
     let kv = model.kv_dim();
     let ffn = f64::from(model.ffn);
-    let up = match model.mlp {
-        Mlp::Swiglu => 2.0,
-        Mlp::Gelu => 1.0,
-    };
+    let up = if model.mlp.gated() { 2.0 } else { 1.0 };
     let rate = s.peak_mm * gpu.gemm_efficiency * fp4;
     let gemm = |m: f64, n: f64, k: f64| shape.seconds((m, n, k), fp8, rate);
     let gemm_time = |n: f64, k: f64| gemm(tokens, n, k);
@@ -241,10 +238,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // parallelism), rotary on the local queries and keys, the MLP
     // activation on the local FFN width; ring attention merges each step's
     // partial output into the running one (three passes).
-    let activation_passes = match model.mlp {
-        Mlp::Swiglu => stack.activation_passes,
-        Mlp::Gelu => cal::GELU_PASSES,
-    };
+    let (activation_passes, elementwise_kernels) = activation(cfg);
     let ew_elements = (2.0 * stack.norm_passes + cal::RESIDUAL_PASSES) * tokens * h / s.sp_div
         + stack.rotary_passes * tokens * (model.q_dim() + model.kv_dim()) / tp
         + 3.0 * (cp - 1.0) * tokens * h / tp
@@ -293,12 +287,35 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
         ),
         elementwise: Bytes(2.0 * ew_elements) / s.hbm
             + Seconds::us(cal::ELEMENTWISE_KERNEL_US)
-                * (stack.elementwise_kernels + 2.0 * (cp - 1.0) + moe.kernels),
+                * (elementwise_kernels + 2.0 * (cp - 1.0) + moe.kernels),
     };
     let vocab = f64::from(model.vocab);
     let head_fwd =
         Seconds(gemm_time(vocab / tp, h)) + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm + t0;
     (layer, head_fwd)
+}
+
+/// The MLP activation of `cfg`'s model under its stack: its passes over
+/// each `ffn`-wide output element in forward, and the element-wise
+/// kernels a layer launches in forward (the stack's, and a clamped GLU's
+/// clamps where they run apart).
+fn activation(cfg: &Config) -> (f64, f64) {
+    let stack = &cfg.stack;
+    match cfg.model.mlp {
+        Mlp::Swiglu => (stack.activation_passes, stack.elementwise_kernels),
+        Mlp::Gelu => (cal::GELU_PASSES, stack.elementwise_kernels),
+        Mlp::ClampedSwiglu => {
+            let apart = if stack.clamp_passes > 0.0 {
+                cal::CLAMPED_GLU_KERNELS
+            } else {
+                0.0
+            };
+            (
+                stack.activation_passes + stack.clamp_passes,
+                stack.elementwise_kernels + apart,
+            )
+        }
+    }
 }
 
 /// Passes (in bf16 elements) by which `precision` quantises a GEMM operand
@@ -450,18 +467,12 @@ pub(crate) fn context(
 /// and each CP ring step's kernels, and what recomputation reruns.
 pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     let p = cfg.layout.parallel;
-    let stack = &cfg.stack;
     let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
     let cp_kernels = cal::CP_KERNELS_PER_STEP * (f64::from(p.cp) - 1.0);
     let (moe, quantise) = crate::experts::kernels(cfg);
-    let fwd = stack.elementwise_kernels
-        + cal::GEMMS_PER_LAYER
-        + 1.0
-        + tp_kernels
-        + cp_kernels
-        + moe
-        + quantise;
-    let bwd = 2.0 * (stack.elementwise_kernels + cal::GEMMS_PER_LAYER + moe)
+    let elementwise = activation(cfg).1;
+    let fwd = elementwise + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels + moe + quantise;
+    let bwd = 2.0 * (elementwise + cal::GEMMS_PER_LAYER + moe)
         + quantise
         + 1.0
         + tp_kernels
@@ -469,7 +480,7 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
         + match cfg.layout.recompute {
             Recompute::Full => fwd,
             Recompute::Selective if !cfg.layout.recompute_modules.is_empty() => module_kernels(cfg),
-            Recompute::Selective => stack.elementwise_kernels,
+            Recompute::Selective => elementwise,
             Recompute::None => 0.0,
         };
     (fwd, bwd)

@@ -209,6 +209,11 @@ pub struct Stack {
     /// Passes over an FFN-sized tensor by the MLP activation in forward
     /// (SiLU and the gate product, or GeLU).
     pub activation_passes: f64,
+    /// Passes a clamped GLU's clamps add to it in forward, and so whether
+    /// they run apart: eagerly beside a fused activation
+    /// ([`crate::calibration::CLAMPED_GLU_PASSES`], three kernels), or
+    /// none where a compiler fuses them into it.
+    pub clamp_passes: f64,
     /// Element-wise kernels launched per layer in forward (norms, rotary,
     /// residual adds, activation, casts and copies); backward launches
     /// twice as many.
@@ -296,6 +301,7 @@ pub const PAPER: Stack = Stack {
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    clamp_passes: crate::calibration::CLAMPED_GLU_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     attention: AttentionKernel::Flash2,
@@ -329,6 +335,7 @@ pub const MEGATRON: Stack = Stack {
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    clamp_passes: crate::calibration::CLAMPED_GLU_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     attention: AttentionKernel::TransformerEngine,
@@ -397,6 +404,8 @@ pub const TORCHTITAN: Stack = Stack {
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
+    // Inductor fuses a clamped GLU's clamps into the activation's kernel
+    clamp_passes: 0.0,
     attention: AttentionKernel::Flash2,
     // Source: torchtitan's DTensor tensor parallelism waits on each collective where autograd meets it; async TP is an opt-in (enable_async_tensor_parallel) the published rows leave off
     tp_async_backward: false,
@@ -461,10 +470,13 @@ impl Stack {
     pub fn dp_calls_per_layer(&self, model: &crate::model::Model) -> f64 {
         match self.dp_calls {
             DpCalls::PerLayer => 1.0,
-            DpCalls::PerModule | DpCalls::PerParameterList => match model.mlp {
-                crate::model::Mlp::Swiglu => 7.0,
-                crate::model::Mlp::Gelu => 4.0,
-            },
+            DpCalls::PerModule | DpCalls::PerParameterList => {
+                if model.mlp.gated() {
+                    7.0
+                } else {
+                    4.0
+                }
+            }
         }
     }
 
@@ -478,7 +490,8 @@ impl Stack {
     /// takes under `dp`: one per gather, except that through per-rank
     /// lists every parameter with a gradient reduce-scatters on its own
     /// (GPT's four weights, four biases and two norms' scale and shift;
-    /// Llama's seven weights and two norm scales).
+    /// Llama's seven weights and two norm scales, a clamped GLU's counted
+    /// as Llama's, its biases left out).
     #[must_use]
     pub fn dp_collectives_per_layer(
         &self,
@@ -489,9 +502,10 @@ impl Stack {
         if op != crate::collective::Collective::ReduceScatter || !self.lists(dp) {
             return self.dp_calls_per_layer(model);
         }
-        match model.mlp {
-            crate::model::Mlp::Swiglu => 9.0,
-            crate::model::Mlp::Gelu => 12.0,
+        if model.mlp.gated() {
+            9.0
+        } else {
+            12.0
         }
     }
 

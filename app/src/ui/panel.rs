@@ -200,6 +200,7 @@ fn custom_model(page: Page) -> impl IntoView {
                 >
                     <option value="swiglu">"SwiGLU"</option>
                     <option value="gelu">"GeLU"</option>
+                    <option value="clamped_swiglu">"Clamped SwiGLU (GPT-OSS)"</option>
                 </select>
             </label>
         </div>

@@ -97,7 +97,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             kv_heads: if r.chance(90) { kv.max(1) } else { r.count(6) },
             ffn: r.count(16),
             vocab: r.count(18),
-            mlp: r.pick(&[Mlp::Swiglu, Mlp::Gelu]),
+            mlp: r.pick(&[Mlp::Swiglu, Mlp::Gelu, Mlp::ClampedSwiglu]),
             head_dim: if r.chance(20) { Some(r.count(8)) } else { None },
             latent: latent(r),
             moe: moe(r),

@@ -201,29 +201,7 @@ fn validate() {
             layout
         );
     }
-    let show = |label: &str, e: Errors| {
-        outln!(
-            "  {label:24} {:>3} runs  median {:>5.1}%  mean {:>5.1}%",
-            e.runs,
-            e.median * 100.0,
-            e.mean * 100.0
-        );
-    };
-    outln!("\nAbsolute error by stack:");
-    for id in scalescope_core::stack::STACKS {
-        let e = Errors::of(&all, |c| c.run.stack == id);
-        if e.runs > 0 {
-            show(id.key(), e);
-        }
-    }
-    show("all", Errors::of(&all, |_| true));
-    show("fitted on", Errors::of(&all, |c| !c.run.held_out));
-    show("held out", Errors::of(&all, |c| c.run.held_out));
-    show("without known gaps", Errors::of(&all, |c| !c.run.gap));
-    show(
-        "held out, no known gap",
-        Errors::of(&all, |c| c.run.held_out && !c.run.gap),
-    );
+    validate::errors(&all);
     // Each gap once, with every source it covers.
     let gaps: Vec<&str> = SOURCES
         .iter()

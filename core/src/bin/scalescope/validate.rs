@@ -1,8 +1,46 @@
-//! Tables `scalescope validate` prints beside its runs: the published
-//! scaling series, and the time the model misses on the MoE runs it is
-//! fast on, per layer and micro-batch.
+//! Tables `scalescope validate` prints beside its runs: the errors by
+//! stack and by kind of run, the published scaling series, and the time
+//! the model misses on the MoE runs it is fast on, per layer and
+//! micro-batch.
 
-use scalescope_core::validation::{self, Graphs};
+use scalescope_core::validation::{self, Errors, Graphs};
+
+/// The runs' absolute error by stack, fitted and held out, with and
+/// without a known gap, and over the MoE and Blackwell runs.
+pub(super) fn errors(all: &[validation::Check]) {
+    let show = |label: &str, e: Errors| {
+        outln!(
+            "  {label:24} {:>3} runs  median {:>5.1}%  mean {:>5.1}%",
+            e.runs,
+            e.median * 100.0,
+            e.mean * 100.0
+        );
+    };
+    outln!("\nAbsolute error by stack:");
+    for id in scalescope_core::stack::STACKS {
+        let e = Errors::of(all, |c| c.run.stack == id);
+        if e.runs > 0 {
+            show(id.key(), e);
+        }
+    }
+    show("all", Errors::of(all, |_| true));
+    show("fitted on", Errors::of(all, |c| !c.run.held_out));
+    show("held out", Errors::of(all, |c| c.run.held_out));
+    show("without known gaps", Errors::of(all, |c| !c.run.gap));
+    show(
+        "held out, no known gap",
+        Errors::of(all, |c| c.run.held_out && !c.run.gap),
+    );
+    show(
+        "mixture-of-experts",
+        Errors::of(all, |c| c.run.config.model.moe.is_some()),
+    );
+    // Blackwell: the GPUs with fp4 tensor cores.
+    show(
+        "Blackwell",
+        Errors::of(all, |c| c.run.config.cluster.gpu.peak_fp4.0 > 0.0),
+    );
+}
 
 /// The MoE runs of the sources with a known gap, each with the time per
 /// layer and micro-batch the model misses, and the line through the fp8

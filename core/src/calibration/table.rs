@@ -1,0 +1,335 @@
+//! The calibration table: every constant of [`super`] with its unit and
+//! where it comes from, as `docs/calibration.md` and the model page print it.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::Serialize;
+
+/// One row of the calibration table.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Constant {
+    /// The constant's name in code.
+    pub name: &'static str,
+    /// Its value.
+    pub value: f64,
+    /// Its unit, or `-` for a ratio.
+    pub unit: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+}
+
+macro_rules! row {
+    ($name:ident, $unit:expr, $source:expr) => {
+        Constant {
+            name: stringify!($name),
+            value: $name,
+            unit: $unit,
+            source: $source,
+        }
+    };
+}
+
+/// The calibration table.
+pub const TABLE: &[Constant] = &[
+    row!(
+        GEMM_EFFICIENCY_H100,
+        "-",
+        "fitted on the published runs (scalescope validate: 41 runs, 8 sources, leave-one-source-out error printed); not on the paper"
+    ),
+    row!(
+        GEMM_EFFICIENCY_A100,
+        "-",
+        "fitted on the published runs with the H100 value (scalescope validate); cuBLAS microbenchmarks reach 0.85-0.90"
+    ),
+    row!(
+        GEMM_EFFICIENCY_V100,
+        "-",
+        "cuBLAS fp16 microbenchmarks on V100 (0.76-0.80) times A100's fitted-to-microbenchmark ratio (0.724 / 0.88)"
+    ),
+    row!(
+        GEMM_CEILING_H100,
+        "-",
+        "best achievable H100 SXM bf16 matmuls, 790-798 TFLOP/s (stas00/ml-engineering MAMF tables)"
+    ),
+    row!(
+        FP4_GEMM_SHARE,
+        "-",
+        "TransformerEngine docs gemm_profiling.rst (B300, 15872 tokens, hidden 4096, MLP 16384): pre-quantized MXFP8 7.324 ms vs NVFP4 3.754 ms per layer, 1.95x where the peak is 3x; not fitted on training runs"
+    ),
+    row!(
+        NVFP4_QUANTISE_OVER_FP8,
+        "x",
+        "TransformerEngine docs gemm_profiling.rst (B300): autocast less pre-quantized, NVFP4 2.685 ms vs MXFP8 1.183 ms per layer over the same operands"
+    ),
+    row!(
+        GEMM_EPILOGUE_H100,
+        "k steps",
+        "fitted with GEMM_TAIL_H100 to 93 cuBLAS bf16 GEMMs of OpenXLA's sm_90 matmul table (median error 1.9%); not on training runs"
+    ),
+    row!(
+        GEMM_TAIL_H100,
+        "elements",
+        "fitted with GEMM_EPILOGUE_H100 to OpenXLA's sm_90 matmul table"
+    ),
+    row!(
+        FP8_GEMM_RATIO,
+        "-",
+        "best H100 fp8 matmul 70.9% of fp8 peak over best bf16 80.3% of bf16 peak (MAMF tables)"
+    ),
+    row!(
+        GEMM_CEILING_A100,
+        "-",
+        "best achievable A100 SXM bf16 matmuls, 264.5-271.2 TFLOP/s (MAMF tables); also V100"
+    ),
+    row!(
+        GEMM_EPILOGUE_A100,
+        "k steps",
+        "H100's halved (half the MMA rate per SM); no shape-resolved A100 table published"
+    ),
+    row!(
+        GEMM_TAIL_A100,
+        "elements",
+        "H100's scaled by SM count (108 of 132)"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_H100,
+        "-",
+        "FlashAttention-3 paper: FlashAttention-2 reaches ~35% of H100 peak"
+    ),
+    row!(
+        CUDNN_ATTENTION_EFFICIENCY_H100,
+        "-",
+        "Transformer Engine's attention notebook on H100 SXM: cuDNN 1.59x FlashAttention-2 (causal, d=128, 8k), times 0.35; TE prefers it on Hopper"
+    ),
+    row!(
+        FLASH_ATTENTION_2_SPEEDUP,
+        "x",
+        "FlashAttention-2 paper: 'around 2x faster than FlashAttention' (1.7-3.0x on A100); FlashAttention 1 runs at half FlashAttention-2's efficiency (llm-foundry's MPT tables)"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_A100,
+        "-",
+        "FlashAttention-2 paper: fwd+bwd 50-70% of A100 peak, causal, d=128"
+    ),
+    row!(
+        ATTENTION_EFFICIENCY_V100,
+        "-",
+        "xFormers CUTLASS attention on V100, ~50 TFLOP/s"
+    ),
+    row!(
+        KERNEL_OVERHEAD_US,
+        "us",
+        "launch + tail effect; puts half-efficiency of an A100 GEMM near 2 GFLOP"
+    ),
+    row!(
+        HBM_EFFICIENCY,
+        "-",
+        "element-wise kernels reach ~80% of HBM bandwidth"
+    ),
+    row!(
+        GEMMS_PER_LAYER,
+        "kernels",
+        "QKV, output projection and the MLP's projections as fused launches"
+    ),
+    row!(
+        ELEMENTWISE_KERNEL_US,
+        "us",
+        "launch and tail of a back-to-back memory-bound kernel; not fitted"
+    ),
+    row!(
+        RESIDUAL_PASSES,
+        "passes",
+        "two residual adds, each reading two tensors and writing one"
+    ),
+    row!(GELU_PASSES, "passes", "GeLU reads and writes the FFN activation once"),
+    row!(
+        CP_KERNELS_PER_STEP,
+        "kernels",
+        "TransformerEngine ring attention per step: send, receive, attention, two corrections"
+    ),
+    row!(
+        SCORE_PASSES,
+        "passes",
+        "score GEMM write, fused softmax read and write, dropout read and write with mask, value GEMM read; megatron-2021 stack"
+    ),
+    row!(
+        FUSED_NORM_PASSES,
+        "passes",
+        "fused RMSNorm/LayerNorm (Apex, Transformer Engine, Inductor): read once, write once"
+    ),
+    row!(
+        FUSED_ROTARY_PASSES,
+        "passes",
+        "fused rotary (Megatron, Inductor): read and write queries and keys once"
+    ),
+    row!(
+        FUSED_ACTIVATION_PASSES,
+        "passes",
+        "fused bias-SwiGLU: read gate and up, write product"
+    ),
+    row!(
+        CLAMPED_GLU_PASSES,
+        "passes",
+        "Megatron-Core weighted_bias_quick_geglu_impl: GPT-OSS's two clamps and their concatenation run eagerly before the compiled activation"
+    ),
+    row!(
+        CLAMPED_GLU_KERNELS,
+        "kernels",
+        "the same code: two clamps and one concatenation"
+    ),
+    row!(
+        EXPERT_BIAS_PASSES,
+        "passes",
+        "Megatron-Core TEGroupedMLP._apply_bias: each expert's bias times its probabilities, added, then concatenated (GPT-OSS)"
+    ),
+    row!(
+        FUSED_ELEMENTWISE_KERNELS,
+        "kernels",
+        "two norms, rotary, two residual adds, activation, each one kernel"
+    ),
+    row!(
+        EAGER_DISPATCH_US,
+        "us",
+        "host cost of one eager PyTorch op, 5-25 us (Python, dispatcher, autograd, launch); low end; paper, Megatron and llm-foundry stacks"
+    ),
+    row!(
+        COMPILED_DISPATCH_US,
+        "us",
+        "cudaLaunchKernel from a compiled graph's wrapper, 1-3 us; torchtitan"
+    ),
+    row!(
+        BACKWARD_ELEMENTWISE_FACTOR,
+        "x",
+        "backward of an element-wise op reads the saved input and the incoming gradient"
+    ),
+    row!(
+        ATTENTION_BACKWARD_FACTOR,
+        "x",
+        "FlashAttention-2 backward runs 5 matmuls to forward's 2"
+    ),
+    row!(
+        OPTIMIZER_BYTES_PER_PARAM,
+        "B",
+        "AdamW with fp32 master weights: read 16 B, write 14 B per parameter"
+    ),
+    row!(
+        NVLINK_EFFICIENCY,
+        "-",
+        "nccl-tests bus bandwidth on DGX A100/H100"
+    ),
+    row!(
+        NETWORK_EFFICIENCY,
+        "-",
+        "nccl-tests inter-node bus bandwidth on DGX H100 with 8x400G"
+    ),
+    row!(
+        MOE_PERMUTE_PASSES,
+        "passes",
+        "Megatron-Core moe_utils permute and unpermute: a gather and a weighted scatter of the routed tokens, each a read and a write"
+    ),
+    row!(
+        TE_GROUPED_GEMM_EXPERT_US,
+        "us",
+        "TE GroupedLinear's per-expert cuBLASLt GEMMs over one grouped kernel: GeodesicResearch GH200 trace (4.1 s over 163,840 GEMMs, host time); TE PR 3134 (SM100 NVFP4, 8 experts: 25 us kernels alone, 11 us with setup); Megatron stack"
+    ),
+    row!(
+        TE_EXPERT_QUANTISE_KERNELS,
+        "kernels",
+        "counted in TransformerEngine csrc (split_quantize quantises experts one at a time but under delayed scaling; current scaling: compute_amax, compute_scale_from_amax, quantize) and NVIDIA's DeepSeek-V3 GB200 notes (MXFP8: zeroed scale buffers, cast, swizzle); Megatron stack, each at KERNEL_OVERHEAD_US"
+    ),
+    row!(
+        MOE_KERNELS,
+        "kernels",
+        "counted in Megatron-Core's MoELayer forward: router, top-k, permute, dispatch, two grouped GEMMs, activation, combine, unpermute"
+    ),
+    row!(
+        GROUPED_GEMM_SETUP_TOKENS,
+        "tokens",
+        "fitted on DeepGEMM's grouped fp8 GEMMs on H800 (256 to 8192 tokens per expert, two shapes; each shape left out within 12%)"
+    ),
+    row!(
+        MOE_DISPATCH_BYTES,
+        "B",
+        "Megatron-Core's All-to-All token dispatcher sends bf16 hidden states"
+    ),
+    row!(
+        NVLS_EFFICIENCY,
+        "-",
+        "nccl-tests AllReduce with NVLS on 8 H100s, about 480 GB/s bus bandwidth (NCCL 2.17 and later; PyTorch 2.3 ships NCCL 2.20)"
+    ),
+    row!(
+        NCCL_BASE_LATENCY_US,
+        "us",
+        "NCCL src/graph/tuning.cc baseLat, Simple protocol"
+    ),
+    row!(
+        NCCL_NVLINK_STEP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NVLink ring, Simple"
+    ),
+    row!(
+        NCCL_NETWORK_STEP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NET ring, Simple"
+    ),
+    row!(
+        NCCL_NVLINK_TREE_HOP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NVLink tree, Simple"
+    ),
+    row!(
+        NCCL_NETWORK_TREE_HOP_US,
+        "us",
+        "NCCL src/graph/tuning.cc hwLat NET tree, Simple"
+    ),
+    row!(
+        RING_STEP_AT_SCALE_FACTOR,
+        "x",
+        "fitted jointly with OVERLAP_BANDWIDTH_SHARE on F1 (-37.22% per-GPU WPS, 128 to 2048 H100s) and F10 (+52.6% with TP at 2048); fit described in docs/calibration.md"
+    ),
+    row!(
+        ATTENTION_HALF_LENGTH,
+        "tokens",
+        "FlashAttention-2 paper, causal fwd+bwd throughput against sequence length"
+    ),
+    row!(
+        NCCL_CHANNELS,
+        "SMs",
+        "NCCL opens 16-32 channels (one SM each) on 8-NIC DGX nodes; the midpoint, not fitted; on H100 (132 SMs) it slows compute beside a collective by 18%, where Lee et al. (arXiv 2507.03114) measured 18.9% on average (A100, H100, MI250, MI210; SMs and memory bandwidth both taken)"
+    ),
+    row!(
+        FSDP_REDUCE_BYTES,
+        "B",
+        "the paper stack's gradient reduction in bf16 (llama-recipes mixed precision: reduce_dtype bf16)"
+    ),
+    row!(
+        OVERLAP_BANDWIDTH_SHARE,
+        "-",
+        "fitted jointly with RING_STEP_AT_SCALE_FACTOR on F1 and F10, within the shares that keep F5 and F12 (docs/calibration.md)"
+    ),
+    row!(
+        TUNED_OVERLAP_SHARE,
+        "-",
+        "fitted on the published runs with the GEMM efficiencies (scalescope validate); Megatron, llm-foundry and torchtitan stacks"
+    ),
+    row!(
+        NVSWITCH_OVERLAP_SHARE,
+        "-",
+        "MosaicML llm-foundry, MPT 13B on one node of 8 H100s (FSDP, 39.8% MFU); the paper has no single-node FSDP run"
+    ),
+    row!(
+        POWER_FLOOR,
+        "-",
+        "fitted on F1 (658 W at 128 H100s, 620 W at 2048) and F10 (+30 W for TP at 2048)"
+    ),
+    row!(
+        POWER_COMPUTE_SPAN,
+        "-",
+        "fitted on F1 (658 W at 128 H100s, 620 W at 2048) and F10 (+30 W for TP at 2048)"
+    ),
+    row!(
+        RUNTIME_RESERVE_GIB,
+        "GiB",
+        "CUDA context (~0.5 GiB), NCCL buffers and allocator fragmentation"
+    ),
+];
