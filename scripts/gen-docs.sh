@@ -708,7 +708,17 @@ Megatron-LM's 2024 H100 table, published only as an image.
   +5.2%, on 1024 from -15.6% to +23.1% and GPT-OSS 120B from -7.0% to
   +27.0%: Automodel's mean error from 15.9% to 14.0%. What DeepSeek-V3
   at 1024 GPUs and GPT-OSS still miss is not the All-to-All; GPT-OSS is
-  too fast under Megatron-Core as well.
+  too fast under Megatron-Core as well. Its Automodel benchmark
+  (`examples/benchmark/configs/gptoss_120b_te_deepep.yaml`: `attn: flex`,
+  `enable_deepep`, no `compile:` section; the table's kernels read "TE +
+  DeepEP + FlexAttn") runs its experts as `GroupedExpertsDeepEP`, which
+  adds both expert biases one local expert at a time and concatenates
+  them (`_apply_bias`: 8 passes over the gate and up outputs, 6 over the
+  down outputs, three kernels an expert and two more) around its
+  compiled clamped activation. Costed so, the row moved from +27.0% to
+  +12.6% and Automodel's mean error from 12.5% to 8.9%; its FlexAttention
+  (sinks applied after the kernel by rescaling with the log-sum-exp) is
+  costed as FlashAttention-2.
 - **GPT-OSS 120B under Megatron-Core (+18% to +60%): what is known.**
   Its published rate is nearly one share of each GPU's bf16 peak: 5,875
   (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
@@ -747,7 +757,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
   on GB300 in MXFP8 (Megatron-Bridge PR 5717: full-iteration CUDA graphs,
   CuteDSL's fused grouped MLP with the clamped GEGLU, fp8 attention, a
   paged stash), 1.71 times the 26.04 BF16 row, where the model has that
-  BF16 row at 28,497. No per-kernel time of a GPT-OSS step is published,
+  BF16 row at 24,606 (28,497 before its clamps and bias were costed). No per-kernel time of a GPT-OSS step is published,
   so the 5.1 ms a layer and micro-batch the model still misses on GB300
   (10.7 on GB200, 3.8 on H100) is not shared out between the attention
   and the host; the model leaves it uncosted rather than fit a GPT-OSS

@@ -169,8 +169,18 @@ pub const CLAMPED_GLU_KERNELS: f64 = 3.0;
 /// the bias unapplied) writes each local expert's `bias x prob` (a
 /// write), adds it to the expert's output (two reads and a write) and
 /// concatenates the experts' rows (a read and a write), two kernels an
-/// expert and one more. Counted from the code, not fitted.
+/// expert and one more, taking the routing probabilities in bf16 (in
+/// fp32 the product and the sum would move twice the bytes and
+/// `.to(dtype)` cast them back). Counted from the code, not fitted.
 pub const EXPERT_BIAS_PASSES: f64 = 6.0;
+/// Passes over the routed tokens' first expert linear's outputs (gate and
+/// up, each `ffn` wide) in forward where the stack adds that bias apart
+/// too: NeMo Automodel's `GroupedExpertsDeepEP._apply_bias` adds each
+/// local expert's bias (a read and a write of both halves) and
+/// concatenates the experts' rows (the same again), one kernel an expert
+/// and one more; Megatron-Core's `GroupedLinear` adds it in the GEMM's
+/// epilogue. Counted from the code, not fitted.
+pub const EXPERT_UP_BIAS_PASSES: f64 = 8.0;
 /// Element-wise kernels per layer in forward with fused kernels: two
 /// norms, rotary, two residual adds, the activation.
 pub const FUSED_ELEMENTWISE_KERNELS: f64 = 6.0;

@@ -35,11 +35,48 @@ pub struct ExpertKernels {
     /// Time each of those kernels takes, microseconds, beside the bytes
     /// they move: one queued behind others, or one launched alone.
     pub quantise_kernel_us: f64,
-    /// Passes over the routed tokens' expert outputs by their second
-    /// linear's bias in forward where it is added apart (a model with
-    /// biases only; [`crate::calibration::EXPERT_BIAS_PASSES`]), two
-    /// kernels a local expert and one more; zero where the GEMM adds it.
-    pub bias_passes: f64,
+    /// How the experts' biases are added, in a model with biases.
+    pub bias: ExpertBias,
+}
+
+/// How a stack adds the expert biases of a model with them (GPT-OSS's)
+/// where its GEMMs do not: one local expert at a time, then the experts'
+/// rows concatenated, in forward (backward twice as every element-wise
+/// pass).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ExpertBias {
+    /// Passes over the routed rows' first-linear outputs, in `ffn`-wide
+    /// units ([`crate::calibration::EXPERT_UP_BIAS_PASSES`]).
+    pub up_passes: f64,
+    /// Passes over their second-linear outputs, `hidden` wide
+    /// ([`crate::calibration::EXPERT_BIAS_PASSES`]).
+    pub down_passes: f64,
+    /// Kernels launched for each local expert, and once a layer.
+    pub kernels: (f64, f64),
+}
+
+impl ExpertBias {
+    /// Biases added in the GEMMs' epilogues, or none to add.
+    pub const NONE: Self = Self {
+        up_passes: 0.0,
+        down_passes: 0.0,
+        kernels: (0.0, 0.0),
+    };
+    /// Megatron-Core's `TEGroupedMLP`: the first bias in `GroupedLinear`'s
+    /// epilogue, the second (returned unapplied) times each row's
+    /// probability by `_apply_bias`: two kernels an expert, one concatenation.
+    pub const SECOND: Self = Self {
+        up_passes: 0.0,
+        down_passes: crate::calibration::EXPERT_BIAS_PASSES,
+        kernels: (2.0, 1.0),
+    };
+    /// NeMo Automodel's `GroupedExpertsDeepEP`: both by `_apply_bias`,
+    /// three kernels an expert and two concatenations.
+    pub const BOTH: Self = Self {
+        up_passes: crate::calibration::EXPERT_UP_BIAS_PASSES,
+        down_passes: crate::calibration::EXPERT_BIAS_PASSES,
+        kernels: (3.0, 2.0),
+    };
 }
 
 impl ExpertKernels {
@@ -49,7 +86,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::KERNEL_OVERHEAD_US,
         quantise_kernels: 1.0,
         quantise_kernel_us: crate::calibration::ELEMENTWISE_KERNEL_US,
-        bias_passes: 0.0,
+        bias: ExpertBias::NONE,
     };
     /// Transformer Engine's `GroupedLinear`: one cuBLASLt GEMM per expert
     /// ([`crate::calibration::TE_GROUPED_GEMM_EXPERT_US`]), and each
@@ -59,7 +96,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: crate::calibration::TE_EXPERT_QUANTISE_KERNELS,
         quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
-        bias_passes: crate::calibration::EXPERT_BIAS_PASSES,
+        bias: ExpertBias::SECOND,
     };
     /// `GroupedLinear` under Transformer Engine's blockwise fp8 recipe
     /// (`Float8BlockScaling`): each expert's operand is still quantised
@@ -71,7 +108,7 @@ impl ExpertKernels {
         gemm_us: crate::calibration::TE_GROUPED_GEMM_EXPERT_US,
         quantise_kernels: 1.0,
         quantise_kernel_us: crate::calibration::KERNEL_OVERHEAD_US,
-        bias_passes: crate::calibration::EXPERT_BIAS_PASSES,
+        bias: ExpertBias::SECOND,
     };
 }
 
@@ -153,12 +190,12 @@ pub(crate) fn compute(
     let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
-    let (bias_passes, bias_kernels) = bias(cfg, local);
+    let (bias_bytes, bias_kernels) = bias(cfg, local);
     ExpertCompute {
         routed_activation: routed_activation * share,
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
-        moved: (permute + bias_passes * routed * h) * share,
+        moved: (permute + routed * bias_bytes(ffn / etp, h)) * share,
         quantised: (
             (routed * h + activation + shared_input) * share,
             (routed * h + shared_input) * share,
@@ -176,16 +213,19 @@ pub(crate) fn compute(
     }
 }
 
-/// The experts' second bias where the stack adds it apart from the GEMM
-/// ([`ExpertKernels::bias_passes`]): its passes over the routed outputs
-/// and its kernels, two for each of the `local` experts and one more.
-fn bias(cfg: &Config, local: f64) -> (f64, f64) {
-    let passes = cfg.stack.experts.bias_passes;
-    if cfg.model.mlp.biased() && passes > 0.0 {
-        (passes, 2.0 * local + 1.0)
+/// The experts' biases where the stack adds them apart from the GEMMs
+/// ([`ExpertKernels::bias`]): the passes over one routed row of widths
+/// `(ffn, hidden)`, and the kernels for the `local` experts.
+fn bias(cfg: &Config, local: f64) -> (impl Fn(f64, f64) -> f64, f64) {
+    let b = if cfg.model.mlp.biased_experts() {
+        cfg.stack.experts.bias
     } else {
-        (0.0, 0.0)
-    }
+        ExpertBias::NONE
+    };
+    (
+        move |ffn, h| b.up_passes * ffn + b.down_passes * h,
+        b.kernels.0 * local + b.kernels.1,
+    )
 }
 
 /// Kernels one MoE layer's forward launches: the fixed ones and two GEMMs

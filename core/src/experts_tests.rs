@@ -336,3 +336,81 @@ fn gpt_oss_clamps_and_adds_its_expert_bias_apart_under_megatron_core() {
     };
     assert_eq!(compiled(clamped), compiled(plain));
 }
+
+/// NeMo Automodel's DeepEP experts add both of GPT-OSS's expert biases
+/// one expert at a time (8 passes over the gate and up outputs, 6 over
+/// the down outputs, three kernels an expert and two more) around a
+/// compiled activation, which clamps nothing apart. Its row: two
+/// sequences of 4,096 a micro-batch, top-4, so 32,768 routed rows on each
+/// GPU's two experts (EP 64), `ffn` and `hidden` both 2,880.
+#[test]
+fn automodels_deepep_experts_add_both_biases_apart() {
+    let run = crate::validation::runs()
+        .into_iter()
+        .find(|r| r.name == "GPT-OSS 120B, 64 H100")
+        .unwrap();
+    let both = run.config;
+    assert_eq!(both.stack.experts.bias, crate::experts::ExpertBias::BOTH);
+    let mut none = both;
+    none.stack.experts.bias = crate::experts::ExpertBias::NONE;
+    let s = crate::phases::Shape::of(&both);
+    let ew = |cfg: &crate::scenario::Config| crate::phases::compute(cfg, &s).0.elementwise;
+    let kernels = 3.0 * 2.0 + 2.0;
+    let expected = Bytes(2.0 * (8.0 + 6.0) * 32_768.0 * 2_880.0) / s.hbm
+        + Seconds::us(cal::ELEMENTWISE_KERNEL_US) * kernels;
+    let extra = ew(&both) - ew(&none);
+    assert!((extra - expected).0.abs() < 1e-12, "{extra:?} {expected:?}");
+    let (b, n) = (crate::phases::kernels(&both), crate::phases::kernels(&none));
+    assert!((b.0 - n.0 - kernels).abs() < 1e-9, "{b:?} {n:?}");
+}
+
+/// A clamped SwiGLU clamped apart keeps its halves' concatenated copy (two
+/// `ffn`-wide tensors a routed row) for its activation, which recomputing
+/// `moe_act` drops with the output; a compiled stack keeps none, and
+/// `moe_act` never adds memory, whatever the MLP and precision.
+#[test]
+fn clamped_swiglu_keeps_its_concatenated_halves_unless_moe_act_reruns() {
+    use crate::scenario::{Module, Modules, Precision, Recompute};
+    let mut clamped = crate::validation::runs()
+        .into_iter()
+        .find(|r| r.name == "GPT-OSS 120B BF16, 64 H100")
+        .unwrap()
+        .config;
+    clamped.layout.recompute = Recompute::None;
+    clamped.layout.recompute_modules = Modules::NONE;
+    let mut plain = clamped;
+    plain.model.mlp = crate::model::Mlp::Swiglu;
+    let acts = |cfg: &crate::scenario::Config| crate::memory::per_gpu(cfg).activations.0;
+    assert!(acts(&clamped) > acts(&plain));
+    let moe_act = |mut cfg: crate::scenario::Config| {
+        cfg.layout.recompute = Recompute::Selective;
+        cfg.layout.recompute_modules = Modules::of(&[Module::MoeAct]);
+        cfg
+    };
+    assert!((acts(&moe_act(clamped)) - acts(&moe_act(plain))).abs() < 1.0);
+    let compiled = |mut cfg: crate::scenario::Config| {
+        cfg.stack = crate::stack::TORCHTITAN;
+        acts(&cfg)
+    };
+    assert!((compiled(clamped) - compiled(plain)).abs() < 1.0);
+    for mlp in [
+        crate::model::Mlp::Gelu,
+        crate::model::Mlp::Swiglu,
+        crate::model::Mlp::ClampedSwiglu,
+    ] {
+        for precision in [Precision::Bf16, Precision::Fp8] {
+            let mut cfg = clamped;
+            (cfg.model.mlp, cfg.precision) = (mlp, precision);
+            cfg.layout.recompute = Recompute::Selective;
+            let some = |m: &[Module]| {
+                let mut c = cfg;
+                c.layout.recompute_modules = Modules::of(m);
+                acts(&c)
+            };
+            assert!(
+                some(&[Module::Layernorm, Module::MoeAct]) < some(&[Module::Layernorm]),
+                "{mlp:?} {precision:?}"
+            );
+        }
+    }
+}

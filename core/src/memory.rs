@@ -193,8 +193,13 @@ struct Widths {
     latent: f64,
     /// MLP width.
     ffn: f64,
-    /// MLP tensors of `ffn` width (three for SwiGLU, two for GeLU).
+    /// MLP tensors of `ffn` width (three for SwiGLU, two for GeLU; a
+    /// clamped GLU clamped apart keeps `clamp_tensors` more).
     ffn_tensors: f64,
+    /// Of those, the clamped halves' concatenated copy a clamped GLU
+    /// keeps for its activation where the stack clamps apart (two), which
+    /// recomputing the activation drops with its output.
+    clamp_tensors: f64,
     /// The sequence-parallel split of hidden-sized tensors (TP, or 1).
     sp: f64,
     /// Tensor-parallel degree.
@@ -240,6 +245,11 @@ impl Widths {
         let tp = f64::from(cfg.layout.parallel.tp);
         let sp = if cfg.layout.parallel.sp { tp } else { 1.0 };
         let share = model.moe_share();
+        let clamp_tensors = if crate::phases::clamp_kernels(cfg) > 0.0 {
+            2.0
+        } else {
+            0.0
+        };
         let dense_ffn = f64::from(model.ffn) * (1.0 - share);
         let (routed_ffn, shared_ffn) = model.moe.map_or((0.0, 0.0), |e| {
             let f = share * f64::from(e.expert_ffn);
@@ -275,14 +285,11 @@ impl Widths {
             routed: model.moe.map_or(0.0, |e| {
                 share * 2.0 * f64::from(e.top_k) * e.load() * f64::from(model.hidden)
             }),
-            // A clamped GLU clamped apart also keeps the clamps'
-            // concatenated output, two `ffn` wide, for its activation.
             ffn_tensors: match model.mlp {
-                Mlp::Swiglu => 3.0,
-                Mlp::ClampedSwiglu if cfg.stack.clamp_passes > 0.0 => 5.0,
-                Mlp::ClampedSwiglu => 3.0,
+                Mlp::Swiglu | Mlp::ClampedSwiglu => 3.0 + clamp_tensors,
                 Mlp::Gelu => 2.0,
             },
+            clamp_tensors,
             sp,
             tp,
             q: if cfg.stack.saves_quantised {
@@ -337,9 +344,9 @@ impl Widths {
                 + ((self.ffn_tensors - 1.0) * self.dense_ffn + self.dense_ffn * q) / tp;
         }
         if modules.has(Module::MoeAct) {
-            // The activation's output, and what a clamped GLU's clamps
-            // keep beside the up projection's output it reruns from.
-            dropped += self.routed_ffn / tp * (q + self.ffn_tensors - 3.0);
+            // The activation's output, and a clamped GLU's concatenated
+            // halves beside the up projection's output it reruns from.
+            dropped += self.routed_ffn / tp * (q + self.clamp_tensors);
         }
         dropped
     }

@@ -9,6 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod presets;
+pub use presets::*;
+
 /// The MLP block's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -31,9 +34,10 @@ impl Mlp {
         self != Self::Gelu
     }
 
-    /// Whether its linears carry biases (GPT-OSS's, the experts' too).
+    /// Whether an MoE model of it has biases on its experts' linears
+    /// (GPT-OSS's), which a stack may add apart from its GEMMs.
     #[must_use]
-    pub fn biased(self) -> bool {
+    pub fn biased_experts(self) -> bool {
         self == Self::ClampedSwiglu
     }
 }
@@ -126,9 +130,6 @@ impl Moe {
         self.capacity.unwrap_or(self.imbalance).max(1.0)
     }
 }
-
-mod presets;
-pub use presets::*;
 
 impl Model {
     /// Width of one attention head.

@@ -112,13 +112,14 @@ fn module_costs(
         |elements: f64| Bytes(2.0 * elements) / s.hbm + Seconds::us(cal::ELEMENTWISE_KERNEL_US);
     let norm = cfg.stack.norm_passes * s.tokens * f64::from(model.hidden) / s.sp_div;
     let share = model.moe_share();
+    // The activation's kernel, and a clamped GLU's clamps run apart.
+    let launches = Seconds::us(cal::ELEMENTWISE_KERNEL_US) * (1.0 + clamp_kernels(cfg));
     ModuleCosts {
         norms: pass(norm) * model.unfused_norms(),
         up_projections,
-        dense_mlp: (mlp_gemms + pass(mlp_activation)) * (1.0 - share),
+        dense_mlp: (mlp_gemms + Bytes(2.0 * mlp_activation) / s.hbm + launches) * (1.0 - share),
         // `expert_activation` is already the mean over the layers.
-        expert_activation: Bytes(2.0 * expert_activation) / s.hbm
-            + Seconds::us(cal::ELEMENTWISE_KERNEL_US) * share,
+        expert_activation: Bytes(2.0 * expert_activation) / s.hbm + launches * share,
     }
 }
 
@@ -304,17 +305,21 @@ fn activation(cfg: &Config) -> (f64, f64) {
     match cfg.model.mlp {
         Mlp::Swiglu => (stack.activation_passes, stack.elementwise_kernels),
         Mlp::Gelu => (cal::GELU_PASSES, stack.elementwise_kernels),
-        Mlp::ClampedSwiglu => {
-            let apart = if stack.clamp_passes > 0.0 {
-                cal::CLAMPED_GLU_KERNELS
-            } else {
-                0.0
-            };
-            (
-                stack.activation_passes + stack.clamp_passes,
-                stack.elementwise_kernels + apart,
-            )
-        }
+        Mlp::ClampedSwiglu => (
+            stack.activation_passes + stack.clamp_passes,
+            stack.elementwise_kernels + clamp_kernels(cfg),
+        ),
+    }
+}
+
+/// Kernels a clamped GLU's clamps launch apart from its activation in
+/// forward (and again where recomputation reruns it): none unless the
+/// model has one and the stack clamps apart ([`crate::stack::Stack::clamp_passes`]).
+pub(crate) fn clamp_kernels(cfg: &Config) -> f64 {
+    if cfg.model.mlp == Mlp::ClampedSwiglu && cfg.stack.clamp_passes > 0.0 {
+        cal::CLAMPED_GLU_KERNELS
+    } else {
+        0.0
     }
 }
 
@@ -489,16 +494,18 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
 /// Kernels the recomputation modules of `cfg` launch again per layer (the
 /// mean): the attention kernel; the unfused norms; the two up-projection
 /// GEMMs, the rotary kernel and the latents' two norms; a dense layer's
-/// norm, two GEMMs and activation; the experts' activation.
+/// norm, two GEMMs and activation; the experts' activation (each
+/// activation with a clamped GLU's clamps where they run apart).
 fn module_kernels(cfg: &Config) -> f64 {
     let modules = cfg.layout.recompute_modules;
     let share = cfg.model.moe_share();
+    let clamps = clamp_kernels(cfg);
     let counts = [
         (Module::CoreAttn, 1.0),
         (Module::Layernorm, cfg.model.unfused_norms()),
         (Module::MlaUpProj, 5.0),
-        (Module::Mlp, 4.0 * (1.0 - share)),
-        (Module::MoeAct, share),
+        (Module::Mlp, (4.0 + clamps) * (1.0 - share)),
+        (Module::MoeAct, (1.0 + clamps) * share),
     ];
     counts
         .into_iter()

@@ -301,6 +301,7 @@ pub const PAPER: Stack = Stack {
     norm_passes: crate::calibration::FUSED_NORM_PASSES,
     rotary_passes: crate::calibration::FUSED_ROTARY_PASSES,
     activation_passes: crate::calibration::FUSED_ACTIVATION_PASSES,
+    // Assumed: an eager stack clamps a clamped GLU apart as Megatron-Core does (so do llm-foundry and DeepSpeed, which take Megatron's)
     clamp_passes: crate::calibration::CLAMPED_GLU_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,

@@ -183,6 +183,11 @@ pub const TABLE: &[Constant] = &[
         "Megatron-Core TEGroupedMLP._apply_bias: each expert's bias times its probabilities, added, then concatenated (GPT-OSS)"
     ),
     row!(
+        EXPERT_UP_BIAS_PASSES,
+        "passes",
+        "NeMo Automodel GroupedExpertsDeepEP._apply_bias: each expert's first bias added to its gate and up outputs, then concatenated (GPT-OSS)"
+    ),
+    row!(
         FUSED_ELEMENTWISE_KERNELS,
         "kernels",
         "two norms, rotary, two residual adds, activation, each one kernel"

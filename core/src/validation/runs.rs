@@ -416,6 +416,18 @@ const fn blockwise(row: Row) -> Row {
     }
 }
 
+/// A row whose experts add both their biases one expert at a time
+/// (NeMo Automodel's `GroupedExpertsDeepEP`), beside one grouped GEMM.
+const fn both_biases(row: Row) -> Row {
+    Row {
+        experts: Some(ExpertKernels {
+            bias: crate::experts::ExpertBias::BOTH,
+            ..ExpertKernels::PLAIN
+        }),
+        ..row
+    }
+}
+
 /// A row of [`nvidia`]'s constructor whose gradients are reduced and
 /// accumulated in fp32, its stack's default, not bf16.
 const fn fp32_grads(row: Row) -> Row {
@@ -907,7 +919,8 @@ pub const ROWS: &[Row] = &[
     te_attention(ep(64, full(automodel("DeepSeek-V3, 1024 H100", DEEPSEEK_V3, 1024, (8192 / 4, 1), (1, 4), &[8], 865.0)))),
     te_attention(ep(64, full(automodel("DeepSeek-V3, 256 H100", DEEPSEEK_V3, 256, (512, 1), (1, 4), &[8], 1002.0)))),
     te_attention(ep(8, full(automodel("Qwen3 30B-A3B, 8 H100", QWEN3_30B, 8, (512, 4), (1, 1), V1, 12_040.0)))),
-    ep(64, no_recompute(automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0))),
+    // GPT-OSS's experts run `GroupedExpertsDeepEP` (the config's `enable_deepep`), which adds both expert biases one expert at a time (`_apply_bias`) around its compiled clamped activation; attention is FlexAttention (`attn: flex`, the table's "TE + DeepEP + FlexAttn"), costed as FlashAttention-2; no `compile:` section (examples/benchmark/configs/gptoss_120b_te_deepep.yaml)
+    both_biases(ep(64, no_recompute(automodel("GPT-OSS 120B, 64 H100", GPT_OSS_120B, 64, (512, 2), (1, 1), V1, 7626.0)))),
     // Megatron-MoE model zoo, Qwen3 235B-A22B on 256 H100 in BF16, seq 4096, batch 2048, forced balance: tokens per GPU from the published step time; gradient dtype not published: Megatron-LM's default under bf16 (fp32)
     fp32_grads(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(19.7)))))),
     fp32_grads(ep_overlap(ep(32, bf16(as_selective(nvidia("Qwen3 235B-A22B BF16 EP32 1F1B overlap, 256 H100", 18, QWEN3_235B, 256, (4096, 2048, 1), (2, 8, 1), &[4], DataParallel::Zero1, zoo_step(17.6))))))),

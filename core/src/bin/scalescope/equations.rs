@@ -56,7 +56,7 @@ pub const SECTIONS: &[Section] = &[
              GEMMs they rerun (latent attention's up-projections, the dense MLP).",
         ],
         equations: &[
-            "kv = kv_heads × h ÷ heads;  k = 3 (SwiGLU) or 2 (GeLU)",
+            "kv = kv_heads × h ÷ heads;  k = 3 (SwiGLU, and a clamped SwiGLU) or 2 (GeLU)",
             "N_layer = 2h² + 2h × kv + k × h × f + 2h   (attention, MLP, two norms)",
             "N = L × N_layer + 2 × V × h + h   (layers, input embedding, output head, final norm)",
             "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 6 × L × h × s   (training FLOPs \
@@ -105,7 +105,8 @@ pub const SECTIONS: &[Section] = &[
         equations: &[
             "element-wise elements = (2 × n_norm + 6) × T × h ÷ sp + n_rot × T × (h + kv) ÷ tp + \
              n_act × T × f ÷ tp + 3 × (cp − 1) × T × h ÷ tp",
-            "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU); llm-foundry n_rot = 0 \
+            "n_norm = 2, n_rot = 2, n_act = 3 (fused SwiGLU) or 2 (GeLU), 3 + 8 for a clamped \
+             SwiGLU (GPT-OSS's) where the stack clamps apart (3 kernels more); llm-foundry n_rot = 0 \
              (ALiBi inside attention)",
             "t_q,fwd = n_q × 2 B × T × (h + f) ÷ tp ÷ (HBM bandwidth × 0.8);  t_q,bwd = n_q × 2 B × \
              T × ((h + 2kv) ÷ tp + 2h ÷ sp) ÷ (HBM bandwidth × 0.8);  n_q = 2 in fp8, 4.54 in fp4, \
@@ -475,7 +476,7 @@ pub const SECTIONS: &[Section] = &[
              norms no linear fuses (an MoE layer's pre-MLP norm, a latent-attention layer's \
              input norm); mla_up_proj the queries, keys, values and normed latents, rerunning \
              the up-projections' GEMMs; mlp a dense layer's MLP from its input; moe_act the \
-             routed experts' activation output. \
+             routed experts' activation output (and a clamped SwiGLU's concatenated halves). \
              Activation offloading (offload_layers, Megatron-Core's cpu_offloading_num_layers) \
              sends that many layers' saved activations to host memory after their forward and \
              brings them back for the backward; one layer's stays in flight. The copies run one \
@@ -499,11 +500,12 @@ pub const SECTIONS: &[Section] = &[
             "HSDP: 4P ÷ D_node, 4P ÷ D_node, 8P ÷ D_node, buffers 12 × P_layer",
             "a_none = a_selective + ((2h + r_q + r_kv) ÷ sp + f ÷ tp) × q   (elements per token \
              per layer; q = 1 in bf16, 0.5 in fp8, 0.28 in NVFP4)",
-            "a_selective = 2h ÷ sp + ℓ + (w_q + w_o × q + w_kv + (k − 1) × f) ÷ tp;  a_full = h ÷ sp",
+            "a_selective = 2h ÷ sp + ℓ + (w_q + w_o × q + w_kv + (k − 1 + c) × f) ÷ tp;  a_full = h ÷ sp;  \
+             c = 2 for a clamped SwiGLU clamped apart (its halves' concatenated copy), else 0",
             "with modules: a = a_none − Σ dropped;  layernorm: n_u × h ÷ sp × q (n_u the unfused \
-             norms);  mla_up_proj: (w_q + w_kv) ÷ tp + ℓ × q;  mlp: d × h ÷ sp × q + ((k − 1) + q) \
+             norms);  mla_up_proj: (w_q + w_kv) ÷ tp + ℓ × q;  mlp: d × h ÷ sp × q + ((k − 1 + c) + q) \
              × f_d ÷ tp (d the dense layers' share, f_d their MLP width times d);  moe_act: f_r ÷ tp \
-             × q (f_r the routed experts' activation width)",
+             × (q + c) (f_r the routed experts' activation width)",
             "w_o = heads × d;  w_q = w_o, w_kv = 2 × kv_heads × d;  latent attention: w_q = heads × \
              (d + ρ), w_kv = w_q + w_o, ℓ = (r_q + r_kv) ÷ sp (d the head width, ρ the rotary \
              width, r_q and r_kv the latent ranks; ℓ = r_q = r_kv = 0 without latents)",
