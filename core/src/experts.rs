@@ -190,12 +190,12 @@ pub(crate) fn compute(
     let activation = routed_activation + tokens * shared_ffn;
     let shared_input = if e.shared > 0 { tokens * h } else { 0.0 };
     let permute = cal::MOE_PERMUTE_PASSES * tokens * f64::from(e.top_k) * e.load() * h;
-    let (bias_bytes, bias_kernels) = bias(cfg, local);
+    let bias = bias(cfg);
     ExpertCompute {
         routed_activation: routed_activation * share,
         gemm: Seconds((experts + shared + router + tails) * share),
         activation: activation * share,
-        moved: (permute + routed * bias_bytes(ffn / etp, h)) * share,
+        moved: (permute + routed * (bias.up_passes * ffn / etp + bias.down_passes * h)) * share,
         quantised: (
             (routed * h + activation + shared_input) * share,
             (routed * h + shared_input) * share,
@@ -209,23 +209,18 @@ pub(crate) fn compute(
                     * share,
             )
         },
-        kernels: (cal::MOE_KERNELS + bias_kernels) * share,
+        kernels: (cal::MOE_KERNELS + bias.kernels.0 * local + bias.kernels.1) * share,
     }
 }
 
-/// The experts' biases where the stack adds them apart from the GEMMs
-/// ([`ExpertKernels::bias`]): the passes over one routed row of widths
-/// `(ffn, hidden)`, and the kernels for the `local` experts.
-fn bias(cfg: &Config, local: f64) -> (impl Fn(f64, f64) -> f64, f64) {
-    let b = if cfg.model.mlp.biased_experts() {
+/// How `cfg`'s stack adds its model's expert biases apart from the GEMMs
+/// ([`ExpertKernels::bias`]); none without biases.
+fn bias(cfg: &Config) -> ExpertBias {
+    if cfg.model.mlp.biased_experts() {
         cfg.stack.experts.bias
     } else {
         ExpertBias::NONE
-    };
-    (
-        move |ffn, h| b.up_passes * ffn + b.down_passes * h,
-        b.kernels.0 * local + b.kernels.1,
-    )
+    }
 }
 
 /// Kernels one MoE layer's forward launches: the fixed ones and two GEMMs
@@ -239,8 +234,9 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
     };
     let local = f64::from(e.experts) / f64::from(cfg.layout.parallel.ep.max(1));
     let share = cfg.model.moe_share();
+    let bias = bias(cfg).kernels;
     (
-        (cal::MOE_KERNELS + 2.0 * local + bias(cfg, local).1) * share,
+        (cal::MOE_KERNELS + 2.0 * local + bias.0 * local + bias.1) * share,
         quantised_operands(cfg, local) * cfg.stack.experts.quantise_kernels * share,
     )
 }
