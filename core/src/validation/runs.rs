@@ -199,7 +199,7 @@ const fn selective(
 /// Megatron-Core's own (the stack's).
 const fn bridge_loss(source: usize) -> Option<f64> {
     match source {
-        7 | 13 | 15 | 16 | 19 | 22 => Some(2.0),
+        7 | 13 | 15 | 16 | 19 | 22 | 23 => Some(2.0),
         _ => None,
     }
 }
@@ -895,6 +895,9 @@ pub const ROWS: &[Row] = &[
     graphed(AttnRouterPreprocess, on(GB200, ep(32, nvidia("Qwen3 235B-A22B, 256 GB200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 5448.0)))),
     graphed(Eager, alltoall(on(B200, ep(8, nvidia("Qwen3 235B-A22B, 256 B200", 16, QWEN3_235B, 256, (4096, 8192, 1), (1, 8, 1), V1, DataParallel::Zero1, 3805.0))))),
     graphed(Eager, ep_overlap(alltoall(ep(32, nvidia("Qwen3 235B-A22B, 256 H100", 16, QWEN3_235B, 256, (4096, 8192, 1), (2, 8, 1), &[4], DataParallel::Zero1, 1633.0))))),
+    // GPT-OSS 120B, Megatron-Bridge 25.11: sequences of 8192, GB300 at the table's micro-batch 2 (the recipe found sets 4), recomputation and CUDA graphs as the release's recipe sets them
+    graphed(AttnRouterPreprocess, alltoall(on(GB300, ep(64, bf16(nvidia("GPT-OSS 120B BF16 25.11, 64 GB300", 23, GPT_OSS_120B, 64, (8192, 1280, 2), (1, 1, 1), V1, DataParallel::Zero1, 18_347.0)))))),
+    graphed(Eager, recomputed(&[Layernorm, MoeAct], alltoall(on(GB200, ep(64, bf16(nvidia("GPT-OSS 120B BF16 25.11, 64 GB200", 23, GPT_OSS_120B, 64, (8192, 1280, 1), (1, 1, 1), V1, DataParallel::Zero1, 15_876.0))))))),
     // Mixture-of-experts, Megatron-Bridge 26.04 (the same table two releases on: the B200 rows at micro-batch 4 where 26.02 ran 1, the H100 Qwen3 30B row at EP 16 without a pipeline)
     // Recomputation as in 26.02 (GPT-OSS's 26.04 config sets the same modules; DeepSeek-V3's are assumed unchanged)
     // CUDA graphs as in 26.02 but for Qwen3 30B on B200, which captures attention too in the config whose layouts match the 26.04 table (micro-batch 4); DeepSeek-V3's assumed unchanged
