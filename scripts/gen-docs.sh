@@ -717,9 +717,10 @@ Megatron-LM's 2024 H100 table, published only as an image.
   down outputs, three kernels an expert and two more) around its
   compiled clamped activation. Costed so, the row moved from +27.0% to
   +12.6% and Automodel's mean error from 12.5% to 8.9%; its FlexAttention
-  (sinks applied after the kernel by rescaling with the log-sum-exp) is
-  costed as FlashAttention-2.
-- **GPT-OSS 120B under Megatron-Core (+18% to +60%): what is known.**
+  (sinks applied after the kernel by rescaling with the log-sum-exp, the
+  windows as a block mask whose blocks outside are skipped) is costed as
+  FlashAttention-2, which puts the row at +18.0% (10.2%).
+- **GPT-OSS 120B under Megatron-Core (+20% to +66%): what is known.**
   Its published rate is nearly one share of each GPU's bf16 peak: 5,875
   (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
   about 19 to 21% MFU at its 32.6 GFLOP a token, and 7,710 on GB300,
@@ -757,15 +758,33 @@ Megatron-LM's 2024 H100 table, published only as an image.
   on GB300 in MXFP8 (Megatron-Bridge PR 5717: full-iteration CUDA graphs,
   CuteDSL's fused grouped MLP with the clamped GEGLU, fp8 attention, a
   paged stash), 1.71 times the 26.04 BF16 row, where the model has that
-  BF16 row at 24,606 (28,497 before its clamps and bias were costed). No per-kernel time of a GPT-OSS step is published,
-  so the 5.1 ms a layer and micro-batch the model still misses on GB300
-  (10.7 on GB200, 3.8 on H100) is not shared out between the attention
-  and the host; the model leaves it uncosted rather than fit a GPT-OSS
-  factor. The 25.11 table (the archive @0a25f911) has GPT-OSS at
+  BF16 row at 25,449 (28,497 before its clamps and bias were costed,
+  24,606 before its windows). No per-kernel time of a GPT-OSS step is published,
+  so the 5.7 ms a layer and micro-batch the model still misses on GB300
+  in 26.04 (11.4 on GB200, 4.2 on H100) is not shared out between the
+  attention and the host; the model leaves it uncosted rather than fit a
+  GPT-OSS factor. Its windows are costed: the provider gives alternate
+  layers a 128-key window (`window_size` (128, 0), `window_attn_skip_freq`
+  2), which Transformer Engine passes to cuDNN as a diagonal band, and
+  cudnn-frontend's GPT-OSS training benchmarks (bf16, cuDNN 9.19 and
+  9.27 on H200, GB200 and A100) grow linearly with the sequence, not as
+  its square: the kernel skips the keys outside the window, as
+  FlashAttention-2's loop bounds and FlexAttention's block masks do. A
+  windowed layer costs the window and one 128-key tile a query
+  (`ATTENTION_TILE_KEYS`; cuDNN ran a 128-key window 35 times as fast as
+  full causal attention at 32k on H200, not 128 times), which made the
+  GPT-OSS rows 2 to 9 points faster still (the 26.02 source's error from
+  21.8% to 22.8%, 26.04's from 17.3% to 18.6%). The same benchmarks,
+  without sinks, bear on the rest: head width 64 (64 query and 8
+  key-value heads, a 1024-key window) ran at about 0.58 of head width
+  128's causal rate on GB200 and 0.69 on H200, forward and backward
+  together, once the window's own work is allowed for; at GPT-OSS's
+  4,096 tokens that is about 0.6 ms a layer and micro-batch on GB200,
+  not the 11 missing. The 25.11 table (the archive @0a25f911) has GPT-OSS at
   sequences of 8192 on GB200 (micro-batch 1) and GB300 (micro-batch 2),
-  which the model, held out, puts at +34.9% and +24.9% under the
+  which the model, held out, puts at +43.8% and +33.8% under the
   release's recipe (PR 1438's GPT-OSS configs, @6b296ac): fast as the
-  later rows are, by 3.7 and 5.0 ms a layer and micro-batch. Its B200
+  later rows are, by 4.4 and 6.3 ms a layer and micro-batch. Its B200
   and H100 rows are left out: their sequences of 4096 and batch of 512
   match no recipe of the release found, and the H100 row's accumulation
   of 2 does not divide its batch over data parallelism 16.

@@ -27,6 +27,7 @@ fn every_control_round_trips() {
             head_dim: None,
             latent: None,
             moe: None,
+            window: None,
         },
         seq_len: 8192,
         tp: 4,

@@ -116,6 +116,15 @@ pub const ATTENTION_EFFICIENCY_V100: f64 = 0.40;
 /// to the FlashAttention-2 paper's causal forward+backward benchmarks
 /// (about 55% at 512, 70% at 1k, 84% at 2k, 91% at 4k of the 16k rate).
 pub const ATTENTION_HALF_LENGTH: f64 = 400.0;
+/// Keys a fused attention kernel's tile spans (FlashAttention-2's
+/// `kBlockN` at head widths up to 128, cuDNN's 128 x 128 tiles): a
+/// sliding window's diagonal tiles are computed whole, so a layer with a
+/// window of `w` keys costs about `w` plus a tile's keys per query.
+/// cudnn-frontend's GPT-OSS prefill benchmark on H200 (cuDNN 9.27, a
+/// 128-key window, sinks, head width 64) ran its window 35 times as fast
+/// as full causal attention at 32k tokens, where 16k keys against 128
+/// would be 128 times. Not fitted.
+pub const ATTENTION_TILE_KEYS: f64 = 128.0;
 /// Fixed cost of one compute kernel (launch, tail and wave quantisation),
 /// which is what makes small GEMMs run far below peak.
 pub const KERNEL_OVERHEAD_US: f64 = 8.0;

@@ -260,6 +260,7 @@ fn flash_attention_1_makes_long_contexts_cost_more_than_their_flops() {
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     };
     cfg.layout.parallel.tp = 1;
     cfg.layout.parallel.dp = DataParallel::FsdpFull;

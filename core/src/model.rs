@@ -70,6 +70,33 @@ pub struct Model {
     /// Mixture-of-experts MLP layers; dense without.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moe: Option<Moe>,
+    /// Layers whose attention sees a sliding window of the last keys
+    /// (GPT-OSS's alternate layers); every layer attends to the whole
+    /// causal context without.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
+}
+
+/// Sliding-window attention on a model's layers: each query attends to
+/// the last `tokens` keys, but on every `full_every`-th layer, which
+/// attends to the whole context (Megatron-Core's `window_attn_skip_freq`;
+/// 0: no such layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Window {
+    /// Keys each query sees.
+    pub tokens: u32,
+    /// The period of the full-attention layers (0: every layer windowed).
+    pub full_every: u32,
+}
+
+impl Window {
+    /// The share of `layers` layers that have the window.
+    #[must_use]
+    pub fn share(self, layers: u32) -> f64 {
+        let full = layers.checked_div(self.full_every).unwrap_or(0);
+        f64::from(layers - full) / f64::from(layers.max(1))
+    }
 }
 
 /// Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values
@@ -206,7 +233,7 @@ impl Model {
         use crate::scenario::Module;
         let layers = f64::from(self.layers);
         let attention = if modules.has(Module::CoreAttn) {
-            2.0 * self.attention_flops_unit(seq)
+            2.0 * self.attention_flops_unit(seq, 0.5)
         } else {
             0.0
         };
@@ -371,7 +398,8 @@ impl Model {
     /// MoE layer, the experts it is routed to) and the output head's.
     #[must_use]
     pub fn flop_counts(&self, seq: u32, recompute: crate::scenario::Recompute) -> [f64; 3] {
-        let attention = self.attention_flops_unit(seq);
+        let attention = self.attention_flops_unit(seq, 0.5);
+        let palm = self.attention_flops_unit(seq, 1.0);
         let layers = f64::from(self.layers) * (self.attention_params() + self.active_mlp_params());
         let matmul = 6.0 * (layers + self.embedding_params());
         let redo = match recompute {
@@ -380,15 +408,27 @@ impl Model {
         };
         [
             matmul + 6.0 * attention,
-            matmul + 12.0 * attention,
+            matmul + 12.0 * palm,
             matmul + 7.0 * attention + redo,
         ]
     }
 
     /// `L d s`: the unit of attention FLOPs per token, `d` the width
-    /// attention works over ([`Self::attention_dim`], `h` in most models).
-    fn attention_flops_unit(&self, seq: u32) -> f64 {
-        f64::from(self.layers) * self.attention_dim() * f64::from(seq)
+    /// attention works over ([`Self::attention_dim`], `h` in most models),
+    /// where each query's keys count `s ÷ 2` under a causal mask. A
+    /// windowed layer's queries see at most the window's keys, as many as
+    /// a causal context of twice the window (Megatron-Bridge counts
+    /// sliding-window layers so since its PR 3029), and as many in the
+    /// PaLM convention, which counts a full layer's `s` keys a query
+    /// (`keys_per_s` 1, against the causal count's 1/2).
+    fn attention_flops_unit(&self, seq: u32, keys_per_s: f64) -> f64 {
+        let s = f64::from(seq);
+        let context = self.window.map_or(s, |w| {
+            let share = w.share(self.layers);
+            let window = (f64::from(w.tokens) / keys_per_s).min(s);
+            s * (1.0 - share) + window * share
+        });
+        f64::from(self.layers) * self.attention_dim() * context
     }
 }
 

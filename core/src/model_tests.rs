@@ -56,6 +56,21 @@ fn moe_flops_per_token_follow_megatron_bridge_tables() {
         let f = preset(id).unwrap().flops_per_token(4096) / 1e9;
         assert!((f - gflops).abs() / gflops < 0.1, "{id}: {f} GFLOP/token");
     }
+    // GPT-OSS's windowed layers count the window's 128 keys a query, not
+    // 2,048: 6 x 36 x 4096 x (2048 x 18 + 128 x 18) x 2 fewer FLOPs than
+    // every layer at full context, 32.7 against 34.4 GFLOP a token.
+    let oss = preset("gpt-oss-120b").unwrap();
+    let full = crate::model::Model {
+        window: None,
+        ..oss
+    };
+    let (f, g) = (
+        oss.flops_per_token(4096) / 1e9,
+        full.flops_per_token(4096) / 1e9,
+    );
+    assert!((f - 32.59).abs() / 32.59 < 0.01, "{f}");
+    let saved = 6.0 * 4096.0 * (2048.0 - 128.0) * 18.0 * 2.0 / 1e9;
+    assert!((g - f - saved).abs() < 1e-6, "{g} {f} {saved}");
 }
 
 #[test]

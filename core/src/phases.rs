@@ -196,12 +196,6 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // Attention kernels see a key and value length of `seq / cp` (one ring
     // step under context parallelism); a causal mask halves the scores.
     let kv_len = s.seq / cp;
-    let kernel = match stack.attention {
-        AttentionKernel::TransformerEngine => gpu.te_attention_efficiency,
-        AttentionKernel::Flash1 => gpu.attention_efficiency / cal::FLASH_ATTENTION_2_SPEEDUP,
-        AttentionKernel::Flash2 | AttentionKernel::Materialised => gpu.attention_efficiency,
-    };
-    let attention_efficiency = kernel * kv_len / (kv_len + cal::ATTENTION_HALF_LENGTH);
     // The layer's four GEMMs, each `tokens x n x k` on this TP rank, at
     // the rate its shape reaches: QKV, the output projection, the MLP's
     // up (and gate) projection and its down projection. Backward's two
@@ -258,7 +252,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     // applies afterwards) by two batched GEMMs, and element-wise kernels
     // pass over it.
     let attention = if stack.attention.fused() {
-        Seconds(attn_flops / (gpu.peak_bf16.0 * attention_efficiency)) + t0 * cp
+        fused_attention(cfg, s, attn_flops) + t0 * cp
     } else {
         let scores = tokens * kv_len * f64::from(model.heads) / tp;
         Seconds(2.0 * attn_flops / (gpu.peak_bf16.0 * gpu.gemm_efficiency))
@@ -294,6 +288,32 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let head_fwd =
         Seconds(gemm_time(vocab / tp, h)) + Bytes(3.0 * 4.0 * tokens * vocab / tp) / s.hbm + t0;
     (layer, head_fwd)
+}
+
+/// A fused attention kernel's time on `flops` (one layer's causal scores,
+/// the mean over the layers) at the rate its key and value length
+/// reaches. Sliding-window layers, where the kernel skips the keys
+/// outside the window, see the window and a tile's keys a query: the
+/// work of a causal context twice that long, at its efficiency.
+fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
+    let gpu = &cfg.cluster.gpu;
+    let kernel = match cfg.stack.attention {
+        AttentionKernel::TransformerEngine => gpu.te_attention_efficiency,
+        AttentionKernel::Flash1 => gpu.attention_efficiency / cal::FLASH_ATTENTION_2_SPEEDUP,
+        AttentionKernel::Flash2 | AttentionKernel::Materialised => gpu.attention_efficiency,
+    };
+    let efficiency = |kv: f64| kernel * kv / (kv + cal::ATTENTION_HALF_LENGTH);
+    let kv_len = s.seq / s.cp;
+    let (windowed, context) = match cfg.model.window {
+        Some(w) if cfg.stack.attention.skips_window() => (
+            w.share(cfg.model.layers),
+            (2.0 * (f64::from(w.tokens) + cal::ATTENTION_TILE_KEYS)).min(s.seq),
+        ),
+        _ => (0.0, s.seq),
+    };
+    let full = flops / efficiency(kv_len) * (1.0 - windowed);
+    let window = flops * context / s.seq / efficiency(context.min(kv_len)) * windowed;
+    Seconds((full + window) / gpu.peak_bf16.0)
 }
 
 /// The MLP activation of `cfg`'s model under its stack: its passes over

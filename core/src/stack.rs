@@ -191,6 +191,19 @@ impl AttentionKernel {
     pub const fn fused(self) -> bool {
         !matches!(self, Self::Materialised)
     }
+
+    /// Whether a sliding window spares the kernel the keys outside it:
+    /// FlashAttention-2's and cuDNN's loops start at the window's first
+    /// key block (FA2 `flash_fwd_kernel.h` `n_block_min`, its backward's
+    /// `m_block_max`; cuDNN's diagonal band, whose bf16 times on H200,
+    /// GB200 and A100 grow with the sequence, not its square, in
+    /// cudnn-frontend's GPT-OSS benchmarks), as a block mask spares
+    /// FlexAttention. FlashAttention 1 has no window, and a score matrix
+    /// is computed whole before its mask.
+    #[must_use]
+    pub const fn skips_window(self) -> bool {
+        matches!(self, Self::Flash2 | Self::TransformerEngine)
+    }
 }
 
 /// A software stack's mechanisms and constants.

@@ -200,6 +200,7 @@ impl Default for Controls {
                 head_dim: None,
                 latent: None,
                 moe: None,
+                window: None,
             },
             seq_len: 4096,
             tp: 1,

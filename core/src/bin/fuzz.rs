@@ -56,6 +56,7 @@ fn deep_pipeline(r: &mut Rng) -> Scenario {
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     });
     s.hardware.gpus_per_node = Some(16);
     s.hardware.nodes = (pp / 16).max(1) << r.below(3);
@@ -101,6 +102,10 @@ fn scenario(r: &mut Rng) -> Scenario {
             head_dim: if r.chance(20) { Some(r.count(8)) } else { None },
             latent: latent(r),
             moe: moe(r),
+            window: r.chance(20).then(|| scalescope_core::model::Window {
+                tokens: r.count(14),
+                full_every: u32::try_from(r.below(4)).unwrap_or(0),
+            }),
         })
     };
     let (tp, cp) = (r.count(4), r.count(2));

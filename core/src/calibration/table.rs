@@ -117,6 +117,11 @@ pub const TABLE: &[Constant] = &[
         "xFormers CUTLASS attention on V100, ~50 TFLOP/s"
     ),
     row!(
+        ATTENTION_TILE_KEYS,
+        "tokens",
+        "FlashAttention-2 kBlockN and cuDNN's 128-key tiles: a sliding window's diagonal tiles are computed whole (cudnn-frontend GPT-OSS benchmark, H200: a 128-key window 35x full causal at 32k, not 128x)"
+    ),
+    row!(
         KERNEL_OVERHEAD_US,
         "us",
         "launch + tail effect; puts half-efficiency of an A100 GEMM near 2 GFLOP"

@@ -1,7 +1,7 @@
 //! Built-in models, each with its published shape and source, and the
 //! constructors they are written with.
 
-use super::{Latent, Mlp, Model, Moe};
+use super::{Latent, Mlp, Model, Moe, Window};
 
 /// A named preset.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +34,7 @@ pub(crate) const fn llama(
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     }
 }
 
@@ -88,10 +89,14 @@ pub const QWEN3_235B_A22B: Model = moe(
 
 /// openai/gpt-oss-120b: 36 layers, hidden 2880, 64 heads of 64, 8 KV,
 /// 128 experts of 2880, top-4, vocab 201088, its clamped SwiGLU with
-/// biases. Its alternate layers' 128-token sliding window is taken as
-/// full attention.
+/// biases, a 128-token sliding window on alternate layers (`sliding_window`
+/// 128, `layer_types` alternating sliding and full).
 pub const GPT_OSS_120B: Model = Model {
     mlp: Mlp::ClampedSwiglu,
+    window: Some(Window {
+        tokens: 128,
+        full_every: 2,
+    }),
     ..moe(
         llama(36, 2880, 64, 8, 2880, 201_088),
         64,
@@ -168,6 +173,7 @@ pub const PRESETS: &[Preset] = &[
             head_dim: None,
             latent: None,
             moe: None,
+            window: None,
         },
     },
     Preset {

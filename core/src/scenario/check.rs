@@ -145,6 +145,9 @@ impl Config {
             });
         }
         check_mixture(m)?;
+        if let Some(w) = m.window {
+            positive(w.tokens, "model.window.tokens", limits::SEQ_LEN)?;
+        }
         positive(self.seq_len, "seq_len", limits::SEQ_LEN)?;
         positive(self.global_batch, "global_batch", limits::GLOBAL_BATCH)?;
         let peak = match self.precision {

@@ -278,6 +278,7 @@ fn gelu_model(
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     })
 }
 

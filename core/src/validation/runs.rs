@@ -25,6 +25,7 @@ const fn gpt(heads: u32, hidden: u32, layers: u32, vocab: u32) -> Model {
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     }
 }
 
@@ -525,6 +526,7 @@ const fn nemotron(layers: u32, hidden: u32, heads: u32, ffn: u32) -> Model {
         head_dim: None,
         latent: None,
         moe: None,
+        window: None,
     }
 }
 

@@ -48,7 +48,9 @@ pub const SECTIONS: &[Section] = &[
              the dense peak of the matmul precision, so it can never exceed one. The paper and \
              most published runs quote MFU in the PaLM convention, whose attention term 12 × L × \
              h × s ignores the mask; the model reports that one too (MFU as the paper counts it) \
-             and compares the paper's numbers with it.",
+             and compares the paper's numbers with it. A layer with a sliding window of w keys \
+             (GPT-OSS's alternate layers) counts w keys a query in both, as Megatron-Bridge \
+             counts it.",
             "HFU counts every FLOP the kernels execute: FlashAttention's backward recomputes the \
              scores (7 × L × h × s for attention in all), and full recomputation runs each \
              layer's forward again. Selective recomputation reruns element-wise work (or, \
@@ -61,7 +63,8 @@ pub const SECTIONS: &[Section] = &[
             "N = L × N_layer + 2 × V × h + h   (layers, input embedding, output head, final norm)",
             "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 6 × L × h × s   (training FLOPs \
              per token, causal attention)",
-            "F_PaLM = F + 6 × L × h × s   (attention without the mask, as the paper counts)",
+            "F_PaLM = F + 6 × L × h × s   (attention without the mask, as the paper counts);  a \
+             windowed layer's s in F is min(2w, s), in F_PaLM min(w, s)",
             "tokens per step = global_batch × s;  tokens/s = tokens per step ÷ t_step",
             "MFU = tokens per step × F ÷ (t_step × GPUs × peak) ≤ HFU ≤ 1",
             "HFU = tokens per step × (F + L × h × s + F_re) ÷ (t_step × GPUs × peak);  F_re = 2 \
@@ -171,7 +174,11 @@ pub const SECTIONS: &[Section] = &[
              falls as the context grows (MPT 1B on 8 H100s: 41.8% at 2k tokens, 33.5% at \
              32k) where FlashAttention-2's would rise. Each is scaled by L_kv ÷ (L_kv + 400) where L_kv = s ÷ cp is the \
              key/value length one kernel sees, and always against the bf16 peak: fp8 speeds the \
-             GEMMs only. Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
+             GEMMs only. A layer with a sliding window (GPT-OSS's alternate layers, 128 keys) \
+             costs, where the kernel skips the keys outside it (FlashAttention-2 and cuDNN do; \
+             FlashAttention 1 and the score matrix do not), the window and one 128-key tile a \
+             query: the work and efficiency of a causal context twice that long. \
+             Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
              the scores) and twice the element-wise work. The output head and loss run once per \
              micro-batch on the last stage, and the AdamW step streams 30 bytes per parameter \
@@ -191,7 +198,7 @@ pub const SECTIONS: &[Section] = &[
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell; \
              0.55 under Transformer Engine), 0.6 (A100), 0.4 (V100); halved under FlashAttention 1",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
-             scores)",
+             scores);  a windowed layer: s → c = min(2 × (w + 128), s) and L_kv → min(c, L_kv)",
             "t_fwd = t_gemm + t_attn + t_ew + t_q,fwd;  t_bwd = 2 × t_gemm + 2.5 × t_attn + 2 × t_ew + \
              t_q,bwd",
             "t_re = 0 (no recomputation), t_ew (selective), t_fwd (full); with modules, the sum \
@@ -220,6 +227,7 @@ pub const SECTIONS: &[Section] = &[
             "ATTENTION_EFFICIENCY_A100",
             "ATTENTION_EFFICIENCY_V100",
             "ATTENTION_HALF_LENGTH",
+            "ATTENTION_TILE_KEYS",
             "KERNEL_OVERHEAD_US",
             "HBM_EFFICIENCY",
             "GEMMS_PER_LAYER",

@@ -35,6 +35,7 @@ pub(super) fn bench() {
             head_dim: None,
             latent: None,
             moe: None,
+            window: None,
         };
         cfg.cluster.gpus_per_node = 16;
         let p = &mut cfg.layout.parallel;
