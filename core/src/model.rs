@@ -233,7 +233,7 @@ impl Model {
         use crate::scenario::Module;
         let layers = f64::from(self.layers);
         let attention = if modules.has(Module::CoreAttn) {
-            2.0 * self.attention_flops_unit(seq, 0.5)
+            2.0 * self.attention_flops_units(seq).0
         } else {
             0.0
         };
@@ -398,8 +398,7 @@ impl Model {
     /// MoE layer, the experts it is routed to) and the output head's.
     #[must_use]
     pub fn flop_counts(&self, seq: u32, recompute: crate::scenario::Recompute) -> [f64; 3] {
-        let attention = self.attention_flops_unit(seq, 0.5);
-        let palm = self.attention_flops_unit(seq, 1.0);
+        let (attention, palm) = self.attention_flops_units(seq);
         let layers = f64::from(self.layers) * (self.attention_params() + self.active_mlp_params());
         let matmul = 6.0 * (layers + self.embedding_params());
         let redo = match recompute {
@@ -415,20 +414,26 @@ impl Model {
 
     /// `L d s`: the unit of attention FLOPs per token, `d` the width
     /// attention works over ([`Self::attention_dim`], `h` in most models),
-    /// where each query's keys count `s ÷ 2` under a causal mask. A
-    /// windowed layer's queries see at most the window's keys, as many as
-    /// a causal context of twice the window (Megatron-Bridge counts
-    /// sliding-window layers so since its PR 3029), and as many in the
-    /// PaLM convention, which counts a full layer's `s` keys a query
-    /// (`keys_per_s` 1, against the causal count's 1/2).
-    fn attention_flops_unit(&self, seq: u32, keys_per_s: f64) -> f64 {
+    /// where each query's keys count `s ÷ 2` under a causal mask; then the
+    /// same unit in the PaLM convention, which counts a full layer's `s`
+    /// keys a query. A windowed layer's queries see at most the window's
+    /// keys in both: a causal context of twice the window (Megatron-Bridge
+    /// counts sliding-window layers so since its PR 3029), or the window.
+    #[inline]
+    fn attention_flops_units(&self, seq: u32) -> (f64, f64) {
         let s = f64::from(seq);
-        let context = self.window.map_or(s, |w| {
-            let share = w.share(self.layers);
-            let window = (f64::from(w.tokens) / keys_per_s).min(s);
-            s * (1.0 - share) + window * share
-        });
-        f64::from(self.layers) * self.attention_dim() * context
+        let unit = f64::from(self.layers) * self.attention_dim();
+        match self.window {
+            None => (unit * s, unit * s),
+            Some(w) => {
+                let (share, keys) = (w.share(self.layers), f64::from(w.tokens));
+                let full = s * (1.0 - share);
+                (
+                    unit * (full + (2.0 * keys).min(s) * share),
+                    unit * (full + keys.min(s) * share),
+                )
+            }
+        }
     }
 }
 

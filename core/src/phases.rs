@@ -304,16 +304,15 @@ fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
     };
     let efficiency = |kv: f64| kernel * kv / (kv + cal::ATTENTION_HALF_LENGTH);
     let kv_len = s.seq / s.cp;
-    let (windowed, context) = match cfg.model.window {
-        Some(w) if cfg.stack.attention.skips_window() => (
-            w.share(cfg.model.layers),
-            (2.0 * (f64::from(w.tokens) + cal::ATTENTION_TILE_KEYS)).min(s.seq),
-        ),
-        _ => (0.0, s.seq),
+    let full = flops / efficiency(kv_len);
+    let window = match cfg.model.window {
+        Some(w) if cfg.stack.attention.skips_window() => w,
+        _ => return Seconds(full / gpu.peak_bf16.0),
     };
-    let full = flops / efficiency(kv_len) * (1.0 - windowed);
-    let window = flops * context / s.seq / efficiency(context.min(kv_len)) * windowed;
-    Seconds((full + window) / gpu.peak_bf16.0)
+    let windowed = window.share(cfg.model.layers);
+    let context = (2.0 * (f64::from(window.tokens) + cal::ATTENTION_TILE_KEYS)).min(s.seq);
+    let short = flops * context / s.seq / efficiency(context.min(kv_len));
+    Seconds((full * (1.0 - windowed) + short * windowed) / gpu.peak_bf16.0)
 }
 
 /// The MLP activation of `cfg`'s model under its stack: its passes over
