@@ -143,10 +143,10 @@ own code and papers, not from the paper and not from a fit.
   12 us each: the per-expert part (over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
   issue 4439 among them) is then 0.065, -0.005 and -0.052 ms,
-  Megatron-Bridge's 26.02 MoE table 29.3%, 21.8% and 18.3% mean error and
-  its 26.04 table 20.6%, 17.3% and 17.2% (34.7% and 28.4%
+  Megatron-Bridge's 26.02 MoE table 30.2%, 22.8% and 19.3% mean error and
+  its 26.04 table 21.9%, 18.6% and 18.5% (34.7% and 28.4%
   before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel, the 26.02
-  Qwen3 30B H100 row's `alltoall` and overlap, and GPT-OSS's clamps and expert bias). NVIDIA's comparisons say fp8 buys these MoE layers little:
+  Qwen3 30B H100 row's `alltoall` and overlap, GPT-OSS's clamps and expert bias and its windows). NVIDIA's comparisons say fp8 buys these MoE layers little:
   Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
   blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
   504.2, and Megatron-Bridge issue 2842 (FP8-MX under BF16 on Qwen3 235B

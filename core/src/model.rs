@@ -368,8 +368,9 @@ impl Model {
 
     /// Model FLOPs per token of training (forward and backward) at context
     /// `seq`: `6N` for the matmuls and `6 L h s` for causal attention, the
-    /// half of PaLM's `12 L h s` that a causal mask leaves to compute. MFU
-    /// uses this count, so it can never exceed one.
+    /// half of PaLM's `12 L h s` that a causal mask leaves to compute (a
+    /// windowed layer's `s` the window's twice). MFU uses this count, so it
+    /// can never exceed one.
     #[must_use]
     pub fn flops_per_token(&self, seq: u32) -> f64 {
         self.flop_counts(seq, crate::scenario::Recompute::None)[0]
@@ -420,7 +421,7 @@ impl Model {
     /// keys in both: a causal context of twice the window (Megatron-Bridge
     /// counts sliding-window layers so since its PR 3029), or the window.
     #[inline]
-    fn attention_flops_units(&self, seq: u32) -> (f64, f64) {
+    pub(crate) fn attention_flops_units(&self, seq: u32) -> (f64, f64) {
         let s = f64::from(seq);
         let unit = f64::from(self.layers) * self.attention_dim();
         match self.window {

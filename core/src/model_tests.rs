@@ -56,8 +56,8 @@ fn moe_flops_per_token_follow_megatron_bridge_tables() {
         let f = preset(id).unwrap().flops_per_token(4096) / 1e9;
         assert!((f - gflops).abs() / gflops < 0.1, "{id}: {f} GFLOP/token");
     }
-    // GPT-OSS's windowed layers count the window's 128 keys a query, not
-    // 2,048: 6 x 36 x 4096 x (2048 x 18 + 128 x 18) x 2 fewer FLOPs than
+    // GPT-OSS's 18 windowed layers count the window's 128 keys a query,
+    // not 2,048: 6 x 4096 x 18 x (4096 - 256) fewer FLOPs a token than
     // every layer at full context, 32.7 against 34.4 GFLOP a token.
     let oss = preset("gpt-oss-120b").unwrap();
     let full = crate::model::Model {

@@ -194,7 +194,8 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let h = f64::from(model.hidden);
     let t0 = Seconds::us(cal::KERNEL_OVERHEAD_US);
     // Attention kernels see a key and value length of `seq / cp` (one ring
-    // step under context parallelism); a causal mask halves the scores.
+    // step under context parallelism); a causal mask halves the scores
+    // (the fused kernels' time is `fused_attention`'s).
     let kv_len = s.seq / cp;
     // The layer's four GEMMs, each `tokens x n x k` on this TP rank, at
     // the rate its shape reaches: QKV, the output projection, the MLP's

@@ -52,24 +52,40 @@ fn scenario_round_trips_through_the_file() {
 }
 
 /// A preset MoE model with its routing changed is written out whole
-/// and comes back as the preset with the same what-ifs.
+/// (GPT-OSS with its clamped SwiGLU and its windows) and comes back as
+/// the preset with the same what-ifs.
 #[test]
 fn routing_what_ifs_round_trip_through_the_file() {
-    let mut c = Controls {
-        model: "qwen3-30b-a3b",
+    for (model, ep) in [("qwen3-30b-a3b", 8), ("gpt-oss-120b", 8)] {
+        let mut c = Controls {
+            model,
+            ep,
+            ..Controls::default()
+        };
+        c.routing.imbalance = Some(1.3);
+        c.routing.capacity = Some(1.25);
+        let text = scenario_json(&c, &Err(String::new()));
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["model"]["moe"]["imbalance"], 1.3);
+        let (read, notices) = import_scenario(&text).unwrap();
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(read, c);
+        let load = crate::state::model_of(&read).moe.unwrap().load();
+        assert!((load - 1.25).abs() < 1e-12, "{load}");
+    }
+    let gpt_oss = Controls {
+        model: "gpt-oss-120b",
         ep: 8,
+        routing: crate::state::Routing {
+            imbalance: Some(1.3),
+            capacity: None,
+        },
         ..Controls::default()
     };
-    c.routing.imbalance = Some(1.3);
-    c.routing.capacity = Some(1.25);
-    let text = scenario_json(&c, &Err(String::new()));
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["model"]["moe"]["imbalance"], 1.3);
-    let (read, notices) = import_scenario(&text).unwrap();
-    assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(read, c);
-    let load = crate::state::model_of(&read).moe.unwrap().load();
-    assert!((load - 1.25).abs() < 1e-12, "{load}");
+    let v: serde_json::Value =
+        serde_json::from_str(&scenario_json(&gpt_oss, &Err(String::new()))).unwrap();
+    assert_eq!(v["model"]["mlp"], "clamped_swiglu");
+    assert_eq!(v["model"]["window"]["tokens"], 128);
 }
 
 #[test]

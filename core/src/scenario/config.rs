@@ -101,7 +101,7 @@ impl Config {
         let h = f64::from(m.hidden);
         let layer = m.attention_params()
             + m.active_mlp_params()
-            + 7.0 / 6.0 * f64::from(self.seq_len) * m.attention_dim();
+            + 7.0 / 6.0 * m.attention_flops_units(self.seq_len).0 / f64::from(m.layers.max(1));
         let head = h * f64::from(m.vocab) / layer.max(1.0);
         crate::evaluate::split_layers(m.layers, self.layout.parallel.pp, head)
     }

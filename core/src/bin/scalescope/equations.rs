@@ -63,8 +63,9 @@ pub const SECTIONS: &[Section] = &[
             "N = L × N_layer + 2 × V × h + h   (layers, input embedding, output head, final norm)",
             "F = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 6 × L × h × s   (training FLOPs \
              per token, causal attention)",
-            "F_PaLM = F + 6 × L × h × s   (attention without the mask, as the paper counts);  a \
-             windowed layer's s in F is min(2w, s), in F_PaLM min(w, s)",
+            "F_PaLM = 6 × (L × (2h² + 2h × kv + k × h × f) + V × h) + 12 × L × h × s   (attention \
+             without the mask, as the paper counts);  a windowed layer's s is min(2w, s) in F, \
+             HFU and F_re and min(w, s) in F_PaLM",
             "tokens per step = global_batch × s;  tokens/s = tokens per step ÷ t_step",
             "MFU = tokens per step × F ÷ (t_step × GPUs × peak) ≤ HFU ≤ 1",
             "HFU = tokens per step × (F + L × h × s + F_re) ÷ (t_step × GPUs × peak);  F_re = 2 \
@@ -177,8 +178,9 @@ pub const SECTIONS: &[Section] = &[
              GEMMs only. A layer with a sliding window (GPT-OSS's alternate layers, 128 keys) \
              costs, where the kernel skips the keys outside it (FlashAttention-2 and cuDNN do; \
              FlashAttention 1 and the score matrix do not), the window and one 128-key tile a \
-             query: the work and efficiency of a causal context twice that long. \
-             Element-wise work streams bf16 bytes at 80% of HBM bandwidth.",
+             query: the work and efficiency of a causal context twice that long (under context \
+             parallelism the ring still sends it every key and value block). Element-wise work \
+             streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
              the scores) and twice the element-wise work. The output head and loss run once per \
              micro-batch on the last stage, and the AdamW step streams 30 bytes per parameter \
