@@ -49,8 +49,7 @@ pub const SECTIONS: &[Section] = &[
              most published runs quote MFU in the PaLM convention, whose attention term 12 × L × \
              h × s ignores the mask; the model reports that one too (MFU as the paper counts it) \
              and compares the paper's numbers with it. A layer with a sliding window of w keys \
-             (GPT-OSS's alternate layers) counts w keys a query in both, as Megatron-Bridge \
-             counts it.",
+             (GPT-OSS's) counts w keys a query in both, as Megatron-Bridge counts it.",
             "HFU counts every FLOP the kernels execute: FlashAttention's backward recomputes the \
              scores (7 × L × h × s for attention in all), and full recomputation runs each \
              layer's forward again. Selective recomputation reruns element-wise work (or, \
