@@ -233,10 +233,7 @@ fn blockwise_fp8_quantises_each_experts_operand_in_one_kernel() {
     let fp8 = rate("Qwen3 30B-A3B FP8 blockwise, 32 H100");
     let bf16 = rate("Qwen3 30B-A3B BF16, 32 H100");
     assert!(fp8 > bf16, "{fp8} {bf16}");
-    let mut current = crate::validation::runs()
-        .into_iter()
-        .find(|r| r.name == "Qwen3 30B-A3B FP8 blockwise, 32 H100")
-        .unwrap();
+    let mut current = crate::validation::run_named("Qwen3 30B-A3B FP8 blockwise, 32 H100");
     current.config.stack.experts = crate::stack::ExpertKernels::GROUPED_LINEAR;
     let slow = crate::validation::check(&current).model.unwrap();
     assert!(slow < bf16, "{slow} {bf16}");
@@ -308,10 +305,7 @@ fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
 /// `ffn` and `hidden` both 2,880. A compiled stack fuses both away.
 #[test]
 fn gpt_oss_clamps_and_adds_its_expert_bias_apart_under_megatron_core() {
-    let run = crate::validation::runs()
-        .into_iter()
-        .find(|r| r.name == "GPT-OSS 120B BF16, 64 H100")
-        .unwrap();
+    let run = crate::validation::run_named("GPT-OSS 120B BF16, 64 H100");
     let clamped = run.config;
     assert_eq!(clamped.model.mlp, crate::model::Mlp::ClampedSwiglu);
     let mut plain = clamped;
@@ -345,10 +339,7 @@ fn gpt_oss_clamps_and_adds_its_expert_bias_apart_under_megatron_core() {
 /// GPU's two experts (EP 64), `ffn` and `hidden` both 2,880.
 #[test]
 fn automodels_deepep_experts_add_both_biases_apart() {
-    let run = crate::validation::runs()
-        .into_iter()
-        .find(|r| r.name == "GPT-OSS 120B, 64 H100")
-        .unwrap();
+    let run = crate::validation::run_named("GPT-OSS 120B, 64 H100");
     let both = run.config;
     assert_eq!(both.stack.experts.bias, crate::experts::ExpertBias::BOTH);
     let mut none = both;
@@ -371,11 +362,7 @@ fn automodels_deepep_experts_add_both_biases_apart() {
 #[test]
 fn clamped_swiglu_keeps_its_concatenated_halves_unless_moe_act_reruns() {
     use crate::scenario::{Module, Modules, Precision, Recompute};
-    let mut clamped = crate::validation::runs()
-        .into_iter()
-        .find(|r| r.name == "GPT-OSS 120B BF16, 64 H100")
-        .unwrap()
-        .config;
+    let mut clamped = crate::validation::run_named("GPT-OSS 120B BF16, 64 H100").config;
     clamped.layout.recompute = Recompute::None;
     clamped.layout.recompute_modules = Modules::NONE;
     let mut plain = clamped;

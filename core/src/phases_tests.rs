@@ -393,11 +393,7 @@ fn nvfp4_runs_as_transformer_engine_measured_it_on_b300() {
 /// window.
 #[test]
 fn sliding_window_layers_cost_the_window_and_a_tile_where_the_kernel_skips() {
-    let cfg = crate::validation::runs()
-        .into_iter()
-        .find(|r| r.name == "GPT-OSS 120B BF16, 64 H100")
-        .unwrap()
-        .config;
+    let cfg = crate::validation::run_named("GPT-OSS 120B BF16, 64 H100").config;
     let mut full = cfg;
     full.model.window = None;
     let s = Shape::of(&cfg);

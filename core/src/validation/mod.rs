@@ -357,6 +357,15 @@ pub fn runs() -> Vec<Run> {
     ROWS.iter().map(Row::run).collect()
 }
 
+/// The published run named `name`, for the unit tests that take one.
+#[cfg(test)]
+pub(crate) fn run_named(name: &str) -> Run {
+    ROWS.iter()
+        .find(|r| r.name == name)
+        .map(Row::run)
+        .unwrap_or_else(|| panic!("no published run {name}"))
+}
+
 /// The model's prediction for `run`: the best of its tuned choices that
 /// fits in memory.
 #[must_use]
