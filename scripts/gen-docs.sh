@@ -54,15 +54,31 @@ own code and papers, not from the paper and not from a fit.
   matmuls on H100). With it the large-GEMM fit rose from 0.59 to 0.638 on
   H100 and from 0.70 to 0.713 on A100, and the held-out runs' mean error
   fell from 13.1% to 11.0%.
-- `CUDNN_ATTENTION_EFFICIENCY_H100` (0.55): stacks that run attention
-  through Transformer Engine (`megatron`) get cuDNN's fused attention on
-  Hopper, which TE prefers there over FlashAttention (since TE 1.2; TE's
-  `attention.py`: "Disabling FlashAttention to give FusedAttention
-  preference on Hopper+"). TE's own benchmark on H100 SXM (causal, head
-  dimension 128, 8k tokens, forward and backward) runs it 1.59 times as
-  fast as FlashAttention-2, so 1.59 x 0.35. With it the H100 fit moved
-  to 0.617, and the leave-one-source-out error of MosaicML's runs fell
-  from 20.7% to 15.2% and of Megatron-Bridge's from 16.6% to 12.5%.
+- `CUDNN_ATTENTION_EFFICIENCY_H100` (0.68), `_B200` (0.64), `_GB300`
+  (0.70) and `CUDNN_ATTENTION_HALF_LENGTH` (1500 keys): stacks that run
+  attention through Transformer Engine (`megatron`) get cuDNN's fused
+  attention on Hopper and later, which TE prefers there over
+  FlashAttention (since TE 1.2; TE's `attention.py`: "Disabling
+  FlashAttention to give FusedAttention preference on Hopper+"). Its rate
+  is cudnn-frontend's training benchmark (cuDNN 9.19.1, bf16, causal, 64
+  query and 8 key/value heads of 128, forward and backward at 2k, 4k, 8k
+  and 16k tokens, on H200, GB200 and GB300 in February 2026): forward and
+  backward together at 40%, 51%, 57% and 61% of H200's peak (whose tensor
+  cores are H100's), 35% to 59% of GB200's and 39% to 64% of GB300's.
+  The efficiency at `L` keys is `e x L / (L + 1500)`, one half length for
+  the three GPUs; left out, each GPU's four lengths are predicted within
+  6% by a fit on the other two. GB300 runs it 1.09 to 1.11 times as fast
+  as GB200 at the same tensor rate: Blackwell Ultra doubles the
+  special-function units' exponentials. It replaced 0.55 on every Hopper
+  and Blackwell GPU at FlashAttention-2's half length of 400 (TE's own H100
+  benchmark, 1.59 times FlashAttention-2 at 8k), which ran short contexts
+  too fast (2k: 0.46 against the measured 0.40) and long ones too slow
+  (8k: 0.52 against 0.57), and took GB300's doubled exponentials for
+  GB200's. The published runs' mean error moved from 10.5% to 10.3%, the
+  mixture-of-experts rows' from 18.7% to 18.3% and the Blackwell rows'
+  from 14.9% to 14.6%. Before that, the cuDNN rate had moved the H100 fit
+  to 0.617 and the leave-one-source-out error of MosaicML's runs from
+  20.7% to 15.2% and of Megatron-Bridge's from 16.6% to 12.5%.
 - `FLASH_ATTENTION_2_SPEEDUP` (2): llm-foundry's MPT tables ran
   FlashAttention 1, not FlashAttention-2. They were run at llm-foundry
   v0.0.4 (`scripts/train/benchmarking/sweep.sh`), whose `gpu` extra

@@ -93,11 +93,28 @@ pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmSha
 pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
 /// cuDNN's fused attention on Hopper, which Transformer Engine prefers
 /// there over FlashAttention (TE `attention.py`: "Disabling FlashAttention
-/// to give FusedAttention preference on Hopper+", since TE 1.2): TE's own
-/// benchmark on H100 SXM (causal, head dimension 128, 8k tokens, forward
-/// and backward) runs it 1.59 times as fast as FlashAttention-2 (7.49 ms
-/// against 11.89), so 1.59 x 0.35. Not fitted on any training run.
-pub const CUDNN_ATTENTION_EFFICIENCY_H100: f64 = 0.55;
+/// to give FusedAttention preference on Hopper+", since TE 1.2), at long
+/// sequences, forward and backward: cudnn-frontend's training benchmark
+/// (cuDNN 9.19.1, bf16, causal, 64 query and 8 key/value heads of 128, 2k
+/// to 16k tokens; `benchmark/sdpa_benchmark_training/results/
+/// h200_919_only_cudnn` @ df73764a) on H200, whose tensor cores are H100's.
+/// Fitted with [`CUDNN_ATTENTION_HALF_LENGTH`] on its four lengths (each
+/// within 2.2%); not fitted on any training run.
+pub const CUDNN_ATTENTION_EFFICIENCY_H100: f64 = 0.68;
+/// The same benchmark on GB200 (`gb200_919_only_cudnn` @ df73764a), each
+/// length within 4.7%; B200 is the same chip.
+pub const CUDNN_ATTENTION_EFFICIENCY_B200: f64 = 0.64;
+/// The same benchmark on GB300 (`gb300_919_only_cudnn` @ afa9f7c0), each
+/// length within 2.8%: 1.09 to 1.11 times GB200's rate, where Blackwell
+/// Ultra doubles the special-function units' exponentials ("up to 2x
+/// faster attention-layer compute", NVIDIA's Blackwell Ultra blog) and
+/// the matmuls stay as fast.
+pub const CUDNN_ATTENTION_EFFICIENCY_GB300: f64 = 0.70;
+/// Key/value length at which cuDNN's fused attention reaches half its
+/// long-sequence rate ([`ATTENTION_HALF_LENGTH`] is FlashAttention-2's):
+/// one value for the three GPUs above, fitted on their twelve points. Left
+/// out, each GPU's four are predicted within 6% by a fit on the other two.
+pub const CUDNN_ATTENTION_HALF_LENGTH: f64 = 1500.0;
 /// FlashAttention-2 on A100: about 60% of peak for head dimension 128 and
 /// causal masks (FlashAttention-2 paper, forward plus backward).
 pub const ATTENTION_EFFICIENCY_A100: f64 = 0.60;

@@ -56,6 +56,10 @@ pub struct Gpu {
     /// The same for the kernel Transformer Engine picks (cuDNN's fused
     /// attention on Hopper and later, FlashAttention-2 before).
     pub te_attention_efficiency: f64,
+    /// Keys at which that kernel reaches half its long-sequence rate
+    /// ([`crate::calibration::ATTENTION_HALF_LENGTH`] for FlashAttention-2,
+    /// [`crate::calibration::CUDNN_ATTENTION_HALF_LENGTH`] for cuDNN's).
+    pub te_attention_half_length: f64,
     /// Streaming multiprocessors; NCCL kernels take some of them from
     /// compute while they run.
     pub sm_count: u32,
@@ -146,6 +150,7 @@ pub const V100: Gpu = Gpu {
     gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
     te_attention_efficiency: cal::ATTENTION_EFFICIENCY_V100,
+    te_attention_half_length: cal::ATTENTION_HALF_LENGTH,
     sm_count: 80,
     nvlink_sharp: false,
 };
@@ -172,6 +177,7 @@ pub const A100_40GB: Gpu = Gpu {
     gemm_shape: cal::GEMM_SHAPE_A100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
     te_attention_efficiency: cal::ATTENTION_EFFICIENCY_A100,
+    te_attention_half_length: cal::ATTENTION_HALF_LENGTH,
     sm_count: 108,
     nvlink_sharp: false,
 };
@@ -207,6 +213,7 @@ pub const H100: Gpu = Gpu {
     gemm_shape: cal::GEMM_SHAPE_H100,
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_H100,
+    te_attention_half_length: cal::CUDNN_ATTENTION_HALF_LENGTH,
     sm_count: 132,
     nvlink_sharp: true,
 };
@@ -221,7 +228,9 @@ pub const H200: Gpu = Gpu {
     ..H100
 };
 
-/// B200 in a DGX B200 (extrapolated: efficiencies carried over from H100).
+/// B200 in a DGX B200 (extrapolated: GEMM and FlashAttention-2
+/// efficiencies carried over from H100; cuDNN's attention as measured on
+/// GB200, the same chip).
 /// Dense rates: half the HGX B200 table's figures with sparsity; fp4 as
 /// the DGX B200's 72 PFLOPS dense over 8 GPUs.
 pub const B200: Gpu = Gpu {
@@ -244,7 +253,8 @@ pub const B200: Gpu = Gpu {
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
     attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
-    te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_H100,
+    te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_B200,
+    te_attention_half_length: cal::CUDNN_ATTENTION_HALF_LENGTH,
     sm_count: 148,
     nvlink_sharp: true,
 };
@@ -280,7 +290,8 @@ pub const GB200: Gpu = Gpu {
 /// NVIDIA's MLPerf system description), a ConnectX-8 800 Gb/s
 /// NIC per GPU, 160 SMs and 1400 W (third-party reports of NVIDIA's
 /// figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
-/// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog).
+/// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog), and in
+/// attention, whose exponentials run twice as fast (cuDNN's, measured).
 pub const GB300: Gpu = Gpu {
     id: "gb300-nvl72",
     name: "GB300 NVL72 (extrapolated)",
@@ -290,6 +301,7 @@ pub const GB300: Gpu = Gpu {
     tdp: Watts(1400.0),
     sm_count: 160,
     gemm_shape: cal::blackwell_gemm_shape(2500.0, 160.0),
+    te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
     ..GB200
 };
 

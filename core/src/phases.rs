@@ -298,12 +298,19 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
 /// work of a causal context twice that long, at its efficiency.
 fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
     let gpu = &cfg.cluster.gpu;
-    let kernel = match cfg.stack.attention {
-        AttentionKernel::TransformerEngine => gpu.te_attention_efficiency,
-        AttentionKernel::Flash1 => gpu.attention_efficiency / cal::FLASH_ATTENTION_2_SPEEDUP,
-        AttentionKernel::Flash2 | AttentionKernel::Materialised => gpu.attention_efficiency,
+    let (kernel, half) = match cfg.stack.attention {
+        AttentionKernel::TransformerEngine => {
+            (gpu.te_attention_efficiency, gpu.te_attention_half_length)
+        }
+        AttentionKernel::Flash1 => (
+            gpu.attention_efficiency / cal::FLASH_ATTENTION_2_SPEEDUP,
+            cal::ATTENTION_HALF_LENGTH,
+        ),
+        AttentionKernel::Flash2 | AttentionKernel::Materialised => {
+            (gpu.attention_efficiency, cal::ATTENTION_HALF_LENGTH)
+        }
     };
-    let efficiency = |kv: f64| kernel * kv / (kv + cal::ATTENTION_HALF_LENGTH);
+    let efficiency = |kv: f64| kernel * kv / (kv + half);
     let kv_len = s.seq / s.cp;
     let full = flops / efficiency(kv_len);
     let window = match cfg.model.window {
