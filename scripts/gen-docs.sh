@@ -158,11 +158,11 @@ own code and papers, not from the paper and not from a fit.
   "TE_EXPERT_QUANTISE_KERNELS=4.5"` charges the three kernels 2, 8 and
   12 us each: the per-expert part (over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
-  issue 4439 among them) is then 0.065, -0.005 and -0.052 ms,
-  Megatron-Bridge's 26.02 MoE table 30.2%, 22.8% and 19.3% mean error and
-  its 26.04 table 21.9%, 18.6% and 18.5% (34.7% and 28.4%
+  issue 4439 among them) is then 0.062, -0.009 and -0.056 ms,
+  Megatron-Bridge's 26.02 MoE table 29.7%, 22.3% and 18.9% mean error and
+  its 26.04 table 21.2%, 18.1% and 18.1% (34.7% and 28.4%
   before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel, the 26.02
-  Qwen3 30B H100 row's `alltoall` and overlap, GPT-OSS's clamps and expert bias and its windows). NVIDIA's comparisons say fp8 buys these MoE layers little:
+  Qwen3 30B H100 row's `alltoall` and overlap, GPT-OSS's clamps and expert bias and its windows, and cuDNN's measured attention). NVIDIA's comparisons say fp8 buys these MoE layers little:
   Megatron-LM PR 5728 has Qwen3 30B-A3B on H100 at 242.9 TFLOP/s in
   blockwise fp8 against 240.5 in bf16 and on GB200 480.3 in MXFP8 against
   504.2, and Megatron-Bridge issue 2842 (FP8-MX under BF16 on Qwen3 235B
@@ -738,7 +738,7 @@ Megatron-LM's 2024 H100 table, published only as an image.
   (sinks applied after the kernel by rescaling with the log-sum-exp, the
   windows as a block mask whose blocks outside are skipped) is costed as
   FlashAttention-2, which puts the row at +18.0% (10.2%).
-- **GPT-OSS 120B under Megatron-Core (+20% to +66%): what is known.**
+- **GPT-OSS 120B under Megatron-Core (+20% to +64%): what is known.**
   Its published rate is nearly one share of each GPU's bf16 peak: 5,875
   (H100), 5,798 (B200) and 6,375 (GB200) tokens/s per PFLOP/s in 26.04,
   about 19 to 21% MFU at its 32.6 GFLOP a token, and 7,710 on GB300,
@@ -794,11 +794,11 @@ Megatron-LM's 2024 H100 table, published only as an image.
   GPT-OSS rows 2 to 9 points faster still (the 26.02 source's error from
   21.8% to 22.8%, 26.04's from 17.3% to 18.6%). The same benchmarks,
   without sinks, bear on the rest: head width 64 (64 query and 8
-  key-value heads, a 1024-key window) ran at about 0.58 of head width
-  128's causal rate on GB200 and 0.69 on H200, forward and backward
-  together, once the window's own work is allowed for; at GPT-OSS's
-  4,096 tokens that is about 0.6 ms a layer and micro-batch on GB200,
-  not the 11 missing. The 25.11 table (the archive @0a25f911) has GPT-OSS at
+  key-value heads, a 1024-key window, 4k to 16k tokens) ran at about
+  0.78 of the rate the model gives head width 128 (cuDNN's measured
+  curve, the window's own work allowed for) on GB200 and GB300 and 0.92
+  on H200, forward and backward together; at GPT-OSS's 4,096 tokens that
+  is about 0.3 ms a layer and micro-batch on GB200, not the 11 missing. The 25.11 table (the archive @0a25f911) has GPT-OSS at
   sequences of 8192 on GB200 (micro-batch 1) and GB300 (micro-batch 2),
   which the model, held out, puts at +43.8% and +33.8% under the
   release's recipe (PR 1438's GPT-OSS configs, @6b296ac): fast as the
