@@ -150,8 +150,9 @@ fn hidden_behind(
 }
 
 /// The data-parallel traffic over the shard group ([`shard_group`]) of a
-/// stage of `layers` layers, each busy
-/// `busy` (forward, backward), over `m` micro-batches. FSDP prefetches the
+/// stage of `layers` layers, each with `layer_params` parameters in the
+/// group's traffic ([`Config::dp_layer_params`]) and busy `busy`
+/// (forward, backward), over `m` micro-batches. FSDP prefetches the
 /// next layer's gather behind the current one; gradient buckets go out
 /// behind the backward. Traffic beside compute moves at most the overlap
 /// rate across nodes; inside a node NVSwitch carries it at a larger share.
@@ -159,7 +160,7 @@ pub(crate) fn data_parallel(
     cfg: &Config,
     links: &Links,
     (ranks, per_node): (u32, u32),
-    layers: f64,
+    (layers, layer_params): (f64, f64),
     busy: (Seconds, Seconds),
     slowdown: f64,
     m: f64,
@@ -167,7 +168,6 @@ pub(crate) fn data_parallel(
     let p = cfg.layout.parallel;
     let model = &cfg.model;
     let zero = Seconds(0.0);
-    let layer_params = cfg.dp_layer_params(ranks);
     let root_params = model.embedding_params() * cfg.embedding_matrices() / f64::from(p.tp);
     let stage_params = layer_params * layers + root_params;
     let reduce = cfg.stack.reduce_bytes;

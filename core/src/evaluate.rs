@@ -358,6 +358,8 @@ pub(crate) struct Step {
     pub(crate) host_bwd: Seconds,
     /// The data-parallel shard group: ranks, and ranks per node.
     pub(crate) shards: (u32, u32),
+    /// One layer's parameters on one GPU ([`Config::layer_params_local`]).
+    pub(crate) params: (f64, f64),
     /// The All-to-All before a schedule hides any of it, a layer's
     /// compute forward and backward (without the tensor-parallel
     /// backward) beside which it may hide, and the tensor-parallel
@@ -420,6 +422,7 @@ impl Step {
             host_fwd: s.host.0,
             host_bwd: s.host.1,
             shards: phases::shard_group(cfg),
+            params: cfg.layer_params_local(),
             unscheduled,
         }
     }
@@ -454,7 +457,7 @@ impl Step {
             cfg,
             &self.links,
             self.shards,
-            ls,
+            (ls, cfg.dp_layer_params(self.params, self.shards.0)),
             (busy_fwd, busy_bwd),
             self.slowdown,
             m,
@@ -475,7 +478,7 @@ impl Step {
             _ => f64::from(ranks.max(1)),
         };
         // Expert parameters are sharded over the expert data-parallel group.
-        let (dense, expert) = cfg.layer_params_local();
+        let (dense, expert) = self.params;
         let expert_shard = if p.dp == DataParallel::Ddp {
             1.0
         } else {

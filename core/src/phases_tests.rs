@@ -147,13 +147,36 @@ fn the_papers_placement_keeps_pipelines_in_a_node() {
     assert_eq!(shard_group(&cfg).1, 4);
 }
 
+/// A stage of `layers` layers and the parameters of each in the
+/// data-parallel traffic, as [`crate::evaluate::Step`] passes them.
+fn stage(cfg: &Config, layers: f64) -> (f64, f64) {
+    let ranks = shard_group(cfg).0;
+    (layers, cfg.dp_layer_params(cfg.layer_params_local(), ranks))
+}
+
 #[test]
 fn a_stage_with_more_layers_moves_more_data_parallel_traffic() {
     let cfg = example();
     let l = links(&cfg);
     let busy = (Seconds(1e-3), Seconds(2e-3));
-    let small = data_parallel(&cfg, &l, shard_group(&cfg), 8.0, busy, 0.2, 1.0);
-    let large = data_parallel(&cfg, &l, shard_group(&cfg), 16.0, busy, 0.2, 1.0);
+    let small = data_parallel(
+        &cfg,
+        &l,
+        shard_group(&cfg),
+        stage(&cfg, 8.0),
+        busy,
+        0.2,
+        1.0,
+    );
+    let large = data_parallel(
+        &cfg,
+        &l,
+        shard_group(&cfg),
+        stage(&cfg, 16.0),
+        busy,
+        0.2,
+        1.0,
+    );
     assert!(large.allgather.total.0 > small.allgather.total.0);
     assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
     assert_eq!(small.allreduce.total.0, 0.0);
@@ -225,7 +248,8 @@ fn deepspeed_gathers_per_module_and_overlaps_only_under_zero3() {
     cfg.layout.parallel.dp = DataParallel::FsdpFull;
     let l = links(&cfg);
     let busy = (Seconds(20e-3), Seconds(40e-3));
-    let run = |cfg: &Config| data_parallel(cfg, &l, shard_group(cfg), 16.0, busy, 0.2, 1.0);
+    let run =
+        |cfg: &Config| data_parallel(cfg, &l, shard_group(cfg), stage(cfg, 16.0), busy, 0.2, 1.0);
     let fsdp = run(&cfg);
     cfg.stack = stack::DEEPSPEED;
     let zero3 = run(&cfg);
@@ -295,7 +319,7 @@ fn deepspeed_2021_pays_a_dispatch_per_rank_for_every_list_collective() {
 /// and 40 ms backward, over `cfg`'s shard group.
 fn run_dp(cfg: &Config, l: &crate::collective::Links) -> crate::phases::DataParallelCost {
     let busy = (Seconds(20e-3), Seconds(40e-3));
-    data_parallel(cfg, l, shard_group(cfg), 16.0, busy, 0.2, 1.0)
+    data_parallel(cfg, l, shard_group(cfg), stage(cfg, 16.0), busy, 0.2, 1.0)
 }
 
 /// Transformer Engine's attention is cuDNN's on Hopper (faster than

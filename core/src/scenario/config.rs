@@ -147,10 +147,10 @@ impl Config {
     /// over the data-parallel shard group of `ranks`: the dense part, and
     /// the routed experts' weighted by the share of that traffic their
     /// expert data-parallel group carries (none when each expert lives on
-    /// one GPU).
+    /// one GPU). The layer's parameters on one GPU are the caller's
+    /// [`Self::layer_params_local`], computed once per evaluation.
     #[must_use]
-    pub(crate) fn dp_layer_params(&self, ranks: u32) -> f64 {
-        let (dense, expert) = self.layer_params_local();
+    pub(crate) fn dp_layer_params(&self, (dense, expert): (f64, f64), ranks: u32) -> f64 {
         // A dense model has no expert part to weigh.
         if expert <= 0.0 || ranks <= 1 {
             return dense;
