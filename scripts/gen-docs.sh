@@ -632,6 +632,30 @@ Megatron-LM's 2024 H100 table, published only as an image.
   FlashAttention 1 kernel further below its long-sequence rate than the
   model's `L_kv / (L_kv + 400)` allows; no A100 measurement of that
   kernel at this shape is published.
+- **Blackwell's sustained GEMM rate: measured, tried, not adopted.**
+  Blackwell GPUs carry H100's fitted GEMM efficiency. A GEMM benchmark
+  run long on each GPU says they sustain less of their datasheet rate:
+  Azure's cuBLASLt FP8 tables (AI-benchmarking-guide, 16384 cubed after
+  10,000 warm-up iterations) give H100 69.6%, GB200 58.1% and GB300
+  66.2%, and cudnn-frontend's benchmark records show GB200's SM clock at
+  1,690 to 1,900 MHz under load against GB300's 1,960 to 2,070 (1200 W
+  against 1400 W; the two ran different CUDA releases, 12.8 and 13.0).
+  Scaling H100's efficiency by 0.835 on GB200 and 0.951 on GB300 took the
+  published runs from 10.3% to 9.7% and the mixture-of-experts rows from
+  18.2% to 16.3%, but the dense Blackwell rows, the clean test (the MoE
+  rows are fast for reasons of their own), went from 6.6% to 7.3%:
+  Llama 3 8B on GB200 from +14.9% to +2.2%, Llama 3.1 405B on GB200 from
+  -1.6% to -14.7% and MLPerf's NVFP4 405B at 5,120 GB200s from -8.8% to
+  -18.8%. The 405B rows already run slower in the model than measured on
+  GB300 (-10.7%), whose GEMMs barely slow: something the model charges
+  a 405B layout on NVL72 racks is too large, and until it is found the
+  derating is left out. Tensor parallelism's communication overlapped
+  with its GEMMs (Transformer Engine's userbuffers, which NVIDIA's
+  recipes set) was tried with it: the fitted runs take it back (the H100
+  fit falls from 0.638 to 0.603, further below the measured matmul
+  rates), so it moves no held-out source. GB200 and GB300 count 152 SMs
+  (the clocks cudnn-frontend records divide to whole megahertz only at
+  152), not 148 and 160 as before: the runs move by under 0.5%.
 - **Mixture-of-experts runs (a known gap, named in the summary above).**
   Each Megatron-Bridge row runs the token dispatcher its recipe sets,
   and GPT-OSS on B200 in 26.02 the EP 64 its table lists (it had been

@@ -265,7 +265,11 @@ pub const B200: Gpu = Gpu {
 /// sparsity (BF16 360, FP8 720, FP4 1,440 PFLOPS over 72 GPUs); HBM as
 /// NVIDIA's MLPerf system description gives it (189,471 MiB, "186 GB") at
 /// 8 TB/s (576 TB/s per rack), NVLink 5 at 1.8 TB/s per GPU; 1200 W is
-/// the GB200 configuration's GPU power as third parties report it.
+/// the GB200 configuration's GPU power as third parties report it. 152
+/// SMs, as CUDA counts them: the peak rates cudnn-frontend's benchmarks
+/// record from each run's SM clock (8,192 bf16 FLOPs per SM per cycle)
+/// come to whole megahertz only at 152 (2,567.569 TFLOP/s at 2,062 MHz,
+/// 2,100.625 at 1,687), and Triton's GB300 support states 152 for GB300.
 pub const GB200: Gpu = Gpu {
     id: "gb200-nvl72",
     name: "GB200 NVL72 (extrapolated)",
@@ -281,15 +285,16 @@ pub const GB200: Gpu = Gpu {
     gpus_per_node: 4,
     nvlink_domain: 72,
     tdp: Watts(1200.0),
-    gemm_shape: cal::blackwell_gemm_shape(2500.0, 148.0),
+    gemm_shape: cal::blackwell_gemm_shape(2500.0, 152.0),
+    sm_count: 152,
     ..B200
 };
 
 /// GB300 (Blackwell Ultra) in a GB300 NVL72 rack: the GB200 NVL72's trays
 /// and NVLink fabric with 288 GB of HBM3e per GPU (284,208 MiB usable in
 /// NVIDIA's MLPerf system description), a ConnectX-8 800 Gb/s
-/// NIC per GPU, 160 SMs and 1400 W (third-party reports of NVIDIA's
-/// figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
+/// NIC per GPU, GB200's 152 SMs (of the die's 160) and 1400 W
+/// (third-party reports of NVIDIA's figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
 /// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog), and in
 /// attention, whose exponentials run twice as fast (cuDNN's, measured).
 pub const GB300: Gpu = Gpu {
@@ -299,8 +304,6 @@ pub const GB300: Gpu = Gpu {
     hbm: Bytes::gib(284_208.0 / 1024.0),
     network_per_node: Bandwidth::gb_s(4.0 * 100.0),
     tdp: Watts(1400.0),
-    sm_count: 160,
-    gemm_shape: cal::blackwell_gemm_shape(2500.0, 160.0),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
     ..GB200
 };

@@ -199,7 +199,7 @@ pub const SECTIONS: &[Section] = &[
             "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
-             (B200), 255 (GB200), 236 (GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
+             (B200), 248 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
             "η_gemm = 0.639 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell), \
              0.6 (A100), 0.4 (V100); halved under FlashAttention 1;  cuDNN (Transformer Engine, \
