@@ -63,19 +63,22 @@ own code and papers, not from the paper and not from a fit.
   is cudnn-frontend's training benchmark (cuDNN 9.19.1, bf16, causal, 64
   query and 8 key/value heads of 128, forward and backward at 2k, 4k, 8k
   and 16k tokens, on H200, GB200 and GB300 in February 2026): forward and
-  backward together at 40%, 51%, 57% and 61% of H200's peak (whose tensor
-  cores are H100's), 35% to 59% of GB200's and 39% to 64% of GB300's.
+  backward together at 40.1%, 50.8%, 57.3% and 61.0% of H200's datasheet
+  peak (whose tensor cores are H100's), 35.4% to 58.9% of GB200's and
+  39.4% to 64.0% of GB300's.
   The efficiency at `L` keys is `e x L / (L + 1500)`, one half length for
   the three GPUs; left out, each GPU's four lengths are predicted within
   6% by a fit on the other two. GB300 runs it 1.09 to 1.11 times as fast
-  as GB200 at the same tensor rate: Blackwell Ultra doubles the
-  special-function units' exponentials. It replaced 0.55 on every Hopper
+  as GB200 at the same datasheet rate: Blackwell Ultra doubles the
+  special-function units' exponentials, and GB300 holds higher clocks
+  under load. Each GPU's four lengths land within 2.2% (H200), 4.2%
+  (GB200) and 2.4% (GB300) of the fitted curve. It replaced 0.55 on every Hopper
   and Blackwell GPU at FlashAttention-2's half length of 400 (TE's own H100
   benchmark, 1.59 times FlashAttention-2 at 8k), which ran short contexts
   too fast (2k: 0.46 against the measured 0.40) and long ones too slow
   (8k: 0.52 against 0.57), and took GB300's doubled exponentials for
   GB200's. The published runs' mean error moved from 10.5% to 10.3%, the
-  mixture-of-experts rows' from 18.7% to 18.3% and the Blackwell rows'
+  mixture-of-experts rows' from 18.7% to 18.2% and the Blackwell rows'
   from 14.9% to 14.6%. Before that, the cuDNN rate had moved the H100 fit
   to 0.617 and the leave-one-source-out error of MosaicML's runs from
   20.7% to 15.2% and of Megatron-Bridge's from 16.6% to 12.5%.
@@ -800,10 +803,11 @@ Megatron-LM's 2024 H100 table, published only as an image.
   on GB300 in MXFP8 (Megatron-Bridge PR 5717: full-iteration CUDA graphs,
   CuteDSL's fused grouped MLP with the clamped GEGLU, fp8 attention, a
   paged stash), 1.71 times the 26.04 BF16 row, where the model has that
-  BF16 row at 25,449 (28,497 before its clamps and bias were costed,
-  24,606 before its windows). No per-kernel time of a GPT-OSS step is published,
-  so the 5.7 ms a layer and micro-batch the model still misses on GB300
-  in 26.04 (11.4 on GB200, 4.2 on H100) is not shared out between the
+  BF16 row at 25,267 (25,449 before cuDNN's attention ran at its
+  measured rate, 28,497 before its clamps and bias were costed, 24,606
+  before its windows). No per-kernel time of a GPT-OSS step is published,
+  so the 5.6 ms a layer and micro-batch the model still misses on GB300
+  in 26.04 (11.2 on GB200, 4.1 on H100) is not shared out between the
   attention and the host; the model leaves it uncosted rather than fit a
   GPT-OSS factor. Its windows are costed: the provider gives alternate
   layers a 128-key window (`window_size` (128, 0), `window_attn_skip_freq`
@@ -813,9 +817,10 @@ Megatron-LM's 2024 H100 table, published only as an image.
   its square: the kernel skips the keys outside the window, as
   FlashAttention-2's loop bounds and FlexAttention's block masks do. A
   windowed layer costs the window and one 128-key tile a query
-  (`ATTENTION_TILE_KEYS`; cuDNN ran a 128-key window 35 times as fast as
-  full causal attention at 32k on H200, not 128 times), which made the
-  GPT-OSS rows 2 to 9 points faster still (the 26.02 source's error from
+  (`ATTENTION_TILE_KEYS`; at cuDNN's measured rate for that context,
+  which puts its training benchmark's 128-key window on GB300 at 219
+  TFLOP/s at 4k tokens against the measured 187 at head width 64), which
+  made the GPT-OSS rows 2 to 9 points faster still (the 26.02 source's error from
   21.8% to 22.8%, 26.04's from 17.3% to 18.6%). The same benchmarks,
   without sinks, bear on the rest: head width 64 (64 query and 8
   key-value heads, a 1024-key window, 4k to 16k tokens) ran at about
@@ -824,9 +829,9 @@ Megatron-LM's 2024 H100 table, published only as an image.
   on H200, forward and backward together; at GPT-OSS's 4,096 tokens that
   is about 0.3 ms a layer and micro-batch on GB200, not the 11 missing. The 25.11 table (the archive @0a25f911) has GPT-OSS at
   sequences of 8192 on GB200 (micro-batch 1) and GB300 (micro-batch 2),
-  which the model, held out, puts at +43.8% and +33.8% under the
+  which the model, held out, puts at +43.2% and +33.9% under the
   release's recipe (PR 1438's GPT-OSS configs, @6b296ac): fast as the
-  later rows are, by 4.4 and 6.3 ms a layer and micro-batch. Its B200
+  later rows are, by 4.3 and 6.3 ms a layer and micro-batch. Its B200
   and H100 rows are left out: their sequences of 4096 and batch of 512
   match no recipe of the release found, and the H100 row's accumulation
   of 2 does not divide its batch over data parallelism 16.

@@ -56,7 +56,9 @@ pub enum Constant {
     /// no effect where the scenario sets `hardware.dp_overlap_gb_per_s`.
     DpOverlapShare,
     /// Fraction of the GPU's dense peak that the fused attention kernel
-    /// reaches ([`crate::hardware::Gpu::attention_efficiency`]).
+    /// reaches: FlashAttention-2's ([`crate::hardware::Gpu::attention_efficiency`]),
+    /// or cuDNN's where the stack runs attention through Transformer
+    /// Engine ([`crate::hardware::Gpu::te_attention_efficiency`]).
     AttentionEfficiency,
 }
 
@@ -67,6 +69,14 @@ pub const CONSTANTS: [Constant; 4] = [
     Constant::DpOverlapShare,
     Constant::AttentionEfficiency,
 ];
+
+/// Whether `cfg`'s attention runs through Transformer Engine, whose kernel
+/// reads the GPU's cuDNN efficiency ([`crate::hardware::Gpu::te_attention_efficiency`])
+/// where the others read FlashAttention-2's: the one a calibration of
+/// attention sets.
+fn te_attention(cfg: &Config) -> bool {
+    cfg.stack.attention == crate::stack::AttentionKernel::TransformerEngine
+}
 
 impl Constant {
     /// The field's name in a scenario file's `calibration` (`gemm_efficiency`).
@@ -121,6 +131,9 @@ impl Constant {
             Self::GemmEfficiency => cfg.cluster.gpu.gemm_efficiency,
             Self::NetworkEfficiency => cfg.cluster.network_efficiency,
             Self::DpOverlapShare => cfg.stack.dp_overlap_share,
+            Self::AttentionEfficiency if te_attention(cfg) => {
+                cfg.cluster.gpu.te_attention_efficiency
+            }
             Self::AttentionEfficiency => cfg.cluster.gpu.attention_efficiency,
         }
     }
@@ -130,6 +143,9 @@ impl Constant {
             Self::GemmEfficiency => cfg.cluster.gpu.gemm_efficiency = v,
             Self::NetworkEfficiency => cfg.cluster.network_efficiency = v,
             Self::DpOverlapShare => cfg.stack.dp_overlap_share = v,
+            Self::AttentionEfficiency if te_attention(cfg) => {
+                cfg.cluster.gpu.te_attention_efficiency = v;
+            }
             Self::AttentionEfficiency => cfg.cluster.gpu.attention_efficiency = v,
         }
     }

@@ -495,3 +495,24 @@ fn constants_are_named_and_parsed_by_either_name() {
     assert_eq!(Metric::parse("MFU"), Some(Metric::Mfu));
     assert!(Metric::Mfu.show(0.413).contains("41.3%"));
 }
+
+/// An attention calibration sets the efficiency the stack's kernel reads:
+/// FlashAttention-2's under the paper's stack, cuDNN's under Megatron,
+/// which runs attention through Transformer Engine.
+#[test]
+fn an_attention_calibration_sets_the_kernel_the_stack_runs() {
+    let mut s = Scenario::example();
+    s.calibration.attention_efficiency = Some(0.4);
+    let paper = s.to_config().unwrap();
+    assert_eq!(paper.cluster.gpu.attention_efficiency, 0.4);
+    assert_eq!(Constant::AttentionEfficiency.default_for(&paper), 0.4);
+    s.stack = StackId::Megatron;
+    let megatron = s.to_config().unwrap();
+    let gpu = megatron.cluster.gpu;
+    assert_eq!(gpu.te_attention_efficiency, 0.4);
+    assert_eq!(
+        gpu.attention_efficiency,
+        crate::hardware::H100.attention_efficiency
+    );
+    assert_eq!(Constant::AttentionEfficiency.default_for(&megatron), 0.4);
+}

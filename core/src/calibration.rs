@@ -91,10 +91,11 @@ pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmSha
 /// FlashAttention-2 forward and backward on H100: about 35% of peak (the
 /// FlashAttention-3 paper's measurement of FlashAttention-2 on H100).
 pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
-/// cuDNN's fused attention on Hopper, which Transformer Engine prefers
-/// there over FlashAttention (TE `attention.py`: "Disabling FlashAttention
-/// to give FusedAttention preference on Hopper+", since TE 1.2), at long
-/// sequences, forward and backward: cudnn-frontend's training benchmark
+/// cuDNN's fused attention on Hopper and later, which Transformer Engine
+/// prefers there over FlashAttention (TE `attention.py`: "Disabling
+/// FlashAttention to give FusedAttention preference on Hopper+", since TE
+/// 1.2), at long sequences, forward and backward, as a fraction of the
+/// datasheet's dense bf16 peak: cudnn-frontend's training benchmark
 /// (cuDNN 9.19.1, bf16, causal, 64 query and 8 key/value heads of 128, 2k
 /// to 16k tokens; `benchmark/sdpa_benchmark_training/results/
 /// h200_919_only_cudnn` @ df73764a) on H200, whose tensor cores are H100's.
@@ -102,13 +103,15 @@ pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
 /// within 2.2%); not fitted on any training run.
 pub const CUDNN_ATTENTION_EFFICIENCY_H100: f64 = 0.68;
 /// The same benchmark on GB200 (`gb200_919_only_cudnn` @ df73764a), each
-/// length within 4.7%; B200 is the same chip.
+/// length within 4.2%; B200 is the same die (148 SMs enabled to GB200's
+/// 152, at 1000 W to its 1200).
 pub const CUDNN_ATTENTION_EFFICIENCY_B200: f64 = 0.64;
 /// The same benchmark on GB300 (`gb300_919_only_cudnn` @ afa9f7c0), each
-/// length within 2.8%: 1.09 to 1.11 times GB200's rate, where Blackwell
-/// Ultra doubles the special-function units' exponentials ("up to 2x
-/// faster attention-layer compute", NVIDIA's Blackwell Ultra blog) and
-/// the matmuls stay as fast.
+/// length within 2.4%: 1.09 to 1.11 times GB200's rate at the same
+/// datasheet peak, where Blackwell Ultra doubles the special-function
+/// units' exponentials ("up to 2x faster attention-layer compute",
+/// NVIDIA's Blackwell Ultra blog) and holds higher clocks under load
+/// (1,960 to 2,070 MHz in cudnn-frontend's records, GB200 1,690 to 1,900).
 pub const CUDNN_ATTENTION_EFFICIENCY_GB300: f64 = 0.70;
 /// Key/value length at which cuDNN's fused attention reaches half its
 /// long-sequence rate ([`ATTENTION_HALF_LENGTH`] is FlashAttention-2's):
@@ -137,10 +140,14 @@ pub const ATTENTION_HALF_LENGTH: f64 = 400.0;
 /// `kBlockN` at head widths up to 128, cuDNN's 128 x 128 tiles): a
 /// sliding window's diagonal tiles are computed whole, so a layer with a
 /// window of `w` keys costs about `w` plus a tile's keys per query.
-/// cudnn-frontend's GPT-OSS prefill benchmark on H200 (cuDNN 9.27, a
-/// 128-key window, sinks, head width 64) ran its window 35 times as fast
-/// as full causal attention at 32k tokens, where 16k keys against 128
-/// would be 128 times. Not fitted.
+/// cudnn-frontend's GPT-OSS training benchmark on GB300 (cuDNN 9.26,
+/// bf16, a 128-key window, 128 heads of 64, `results/gpt_oss/gb300` @
+/// e99b0d0b) runs the window's own FLOPs at 187 TFLOP/s forward and
+/// backward at 4k tokens, where the model gives head width 128, at cuDNN's
+/// rate for a causal context of 512 ([`CUDNN_ATTENTION_HALF_LENGTH`]),
+/// 219. Its prefill benchmark on H200 (cuDNN 9.27, forward only, with
+/// sinks) ran a 128-key window 35 times as fast as full causal attention
+/// at 32k tokens; the model's forward and backward make it 17. Not fitted.
 pub const ATTENTION_TILE_KEYS: f64 = 128.0;
 /// Fixed cost of one compute kernel (launch, tail and wave quantisation),
 /// which is what makes small GEMMs run far below peak.

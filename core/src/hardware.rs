@@ -16,7 +16,8 @@ pub struct Gpu {
     /// Human-readable name.
     pub name: &'static str,
     /// True for parts the paper did not measure (H200 and Blackwell): their
-    /// efficiencies are carried over from the closest measured generation.
+    /// GEMM and FlashAttention-2 efficiencies are carried over from the
+    /// closest measured generation (cuDNN's attention is measured on each).
     pub extrapolated: bool,
     /// Peak dense tensor-core FLOP/s in bf16 (fp16 on V100).
     pub peak_bf16: FlopRate,
@@ -230,7 +231,7 @@ pub const H200: Gpu = Gpu {
 
 /// B200 in a DGX B200 (extrapolated: GEMM and FlashAttention-2
 /// efficiencies carried over from H100; cuDNN's attention as measured on
-/// GB200, the same chip).
+/// GB200, the same die).
 /// Dense rates: half the HGX B200 table's figures with sparsity; fp4 as
 /// the DGX B200's 72 PFLOPS dense over 8 GPUs.
 pub const B200: Gpu = Gpu {
@@ -296,7 +297,8 @@ pub const GB200: Gpu = Gpu {
 /// NIC per GPU, GB200's 152 SMs (of the die's 160) and 1400 W
 /// (third-party reports of NVIDIA's figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
 /// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog), and in
-/// attention, whose exponentials run twice as fast (cuDNN's, measured).
+/// attention, whose exponentials run twice as fast and whose clocks hold
+/// higher under load (cuDNN's, measured).
 pub const GB300: Gpu = Gpu {
     id: "gb300-nvl72",
     name: "GB300 NVL72 (extrapolated)",

@@ -322,9 +322,12 @@ fn run_dp(cfg: &Config, l: &crate::collective::Links) -> crate::phases::DataPara
     data_parallel(cfg, l, shard_group(cfg), stage(cfg, 16.0), busy, 0.2, 1.0)
 }
 
-/// Transformer Engine's attention is cuDNN's on Hopper (faster than
-/// FlashAttention-2) and FlashAttention-2 on Ampere (the same);
-/// FlashAttention 1 takes twice FlashAttention-2's time on either.
+/// Transformer Engine's attention is cuDNN's on Hopper, at its measured
+/// rate and half length: at the example's 4,096 tokens 0.68 x 4096/5596
+/// of peak against FlashAttention-2's 0.35 x 4096/4496, 0.64 of its time
+/// (cuDNN's curve is the slower below about 770 keys). On Ampere it is
+/// FlashAttention-2; FlashAttention 1 takes twice FlashAttention-2's time
+/// on either.
 #[test]
 fn attention_runs_at_its_kernels_rate() {
     let mut cfg = example();
@@ -334,7 +337,8 @@ fn attention_runs_at_its_kernels_rate() {
     let flash = attention(&cfg);
     cfg.stack.attention = AttentionKernel::TransformerEngine;
     let te = attention(&cfg);
-    assert!(te < 0.7 * flash, "{te} vs {flash}");
+    let share = (te - t0) / (flash - t0);
+    assert!((share - 0.6406).abs() < 1e-4, "{share}");
     cfg.stack.attention = AttentionKernel::Flash1;
     let flash1 = attention(&cfg);
     let ratio = (flash1 - t0) / (flash - t0);

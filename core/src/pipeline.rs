@@ -255,3 +255,40 @@ pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
     // hop back to the first stage hides behind the other chunks' passes.
     Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0)))
 }
+
+/// How a pipeline of `pp` stages holds `layers` layers when the last stage
+/// also runs the output head, which costs `head` layers' time: the most
+/// layers any earlier stage holds, and the last stage's layers. The split
+/// minimises the slowest stage (Megatron's uneven first and last stages,
+/// as Llama 3 405B ran 126 layers on 16 stages). Every stage holds at least
+/// one layer; without a pipeline the one stage holds them all.
+///
+/// ```
+/// use scalescope_core::evaluate::split_layers;
+/// assert_eq!(split_layers(32, 1, 0.2), (0, 32));
+/// assert_eq!(split_layers(126, 16, 0.7), (8, 7));
+/// ```
+#[must_use]
+pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
+    if pp <= 1 || layers < pp {
+        return (0, layers);
+    }
+    let others = pp - 1;
+    let most_last = layers - others;
+    let cost = |n: u32| f64::from((layers - n).div_ceil(others)).max(f64::from(n) + head);
+    let guess =
+        crate::math::floor((f64::from(layers) - f64::from(others) * head.max(0.0)) / f64::from(pp))
+            .clamp(1.0, f64::from(most_last));
+    // In range by the clamp; a float-to-int cast saturates.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let guess = guess as u32;
+    // The cost falls then rises in n; the floor of the balance point or
+    // the next count is the least.
+    let next = (guess + 1).min(most_last);
+    let best = if cost(next) < cost(guess) {
+        next
+    } else {
+        guess
+    };
+    ((layers - best).div_ceil(others), best)
+}

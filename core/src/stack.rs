@@ -181,7 +181,8 @@ pub enum AttentionKernel {
     /// flash backends).
     Flash2,
     /// Transformer Engine, which picks cuDNN's fused attention on Hopper
-    /// and later ([`crate::hardware::Gpu::te_attention_efficiency`]).
+    /// and later ([`crate::hardware::Gpu::te_attention_efficiency`] at
+    /// [`crate::hardware::Gpu::te_attention_half_length`]).
     TransformerEngine,
 }
 

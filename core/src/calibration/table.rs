@@ -99,7 +99,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         CUDNN_ATTENTION_EFFICIENCY_H100,
         "-",
-        "cudnn-frontend's training benchmark on H200 (cuDNN 9.19.1, bf16, causal, 64 q and 8 kv heads of 128, fwd+bwd, 2k-16k tokens), fitted with CUDNN_ATTENTION_HALF_LENGTH; TE prefers cuDNN on Hopper"
+        "cudnn-frontend's training benchmark on H200 (cuDNN 9.19.1, bf16, causal, 64 q and 8 kv heads of 128, fwd+bwd, 2k-16k tokens), fitted with CUDNN_ATTENTION_HALF_LENGTH; TE prefers cuDNN on Hopper and later"
     ),
     row!(
         CUDNN_ATTENTION_EFFICIENCY_B200,
@@ -113,7 +113,7 @@ pub const TABLE: &[Constant] = &[
     ),
     row!(
         CUDNN_ATTENTION_HALF_LENGTH,
-        "keys",
+        "tokens",
         "fitted on the same benchmark's 12 points (H200, GB200, GB300); each GPU left out within 6%"
     ),
     row!(

@@ -97,6 +97,7 @@ impl Config {
         for (v, field) in [
             (g.gemm_efficiency, "gpu.gemm_efficiency"),
             (g.attention_efficiency, "gpu.attention_efficiency"),
+            (g.te_attention_efficiency, "gpu.te_attention_efficiency"),
             (c.network_efficiency, "cluster.network_efficiency"),
         ] {
             if !(v > 0.0 && v <= 1.0) {
@@ -106,6 +107,17 @@ impl Config {
                     max: 1.0,
                 });
             }
+        }
+        // The keys at which cuDNN's attention reaches half its rate: a
+        // length, at most the longest context.
+        if !(g.te_attention_half_length >= 0.0
+            && g.te_attention_half_length <= f64::from(limits::SEQ_LEN))
+        {
+            return Err(Error::OutOfRange {
+                field: "gpu.te_attention_half_length",
+                min: 0.0,
+                max: f64::from(limits::SEQ_LEN),
+            });
         }
         if !(g.idle.0 >= 0.0 && g.tdp.0 > g.idle.0 && g.tdp.0.is_finite()) {
             return Err(Error::OutOfRange {

@@ -130,13 +130,14 @@ fn every_gpu_field_the_arithmetic_reads_is_checked() {
     let base = Scenario::example().to_config().unwrap();
     let bad = [0.0, -0.5, 1.5, f64::NAN, f64::INFINITY];
     for v in bad {
-        for which in 0..2 {
+        for which in 0..3 {
             let mut cfg = base;
-            if which == 0 {
-                cfg.cluster.gpu.gemm_efficiency = v;
-            } else {
-                cfg.cluster.gpu.attention_efficiency = v;
-            }
+            let gpu = &mut cfg.cluster.gpu;
+            *[
+                &mut gpu.gemm_efficiency,
+                &mut gpu.attention_efficiency,
+                &mut gpu.te_attention_efficiency,
+            ][which] = v;
             assert!(
                 matches!(evaluate(&cfg), Err(Error::OutOfRange { .. })),
                 "{which} {v}"
@@ -154,6 +155,14 @@ fn every_gpu_field_the_arithmetic_reads_is_checked() {
         cfg.cluster.gpu.tdp = crate::units::Watts(tdp);
         cfg.cluster.gpu.idle = crate::units::Watts(idle);
         assert!(evaluate(&cfg).is_err(), "tdp {tdp} idle {idle}");
+    }
+    for v in [-1.0, f64::NAN, f64::INFINITY] {
+        let mut cfg = base;
+        cfg.cluster.gpu.te_attention_half_length = v;
+        assert!(
+            matches!(evaluate(&cfg), Err(Error::OutOfRange { .. })),
+            "half length {v}"
+        );
     }
     let mut cfg = base;
     cfg.cluster.gpu.peak_fp8 = FlopRate(f64::NAN);

@@ -380,7 +380,7 @@ const fn ep_overlap(row: Row) -> Row {
 }
 
 /// A row whose attention runs through Transformer Engine's
-/// `DotProductAttention` (cuDNN's fused attention on Hopper) where its
+/// `DotProductAttention` (cuDNN's fused attention on Hopper and later) where its
 /// stack's runs FlashAttention-2.
 const fn te_attention(row: Row) -> Row {
     Row {

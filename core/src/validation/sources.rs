@@ -165,7 +165,7 @@ pub const SOURCES: [Source; 24] = [
         held_out: true,
         gap: Some(Gap {
             why: MOE_GAP,
-            // 20.4%: 31% to 42% fast on GB200, within 5% on H100
+            // 20.5%: 31% to 42% fast on GB200, within 5% on H100
             // (22.8% before cuDNN's attention ran at its measured rates).
             bound: 0.21,
         }),
