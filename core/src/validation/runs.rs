@@ -844,6 +844,13 @@ pub const ROWS: &[Row] = &[
     on(GB300, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 512 GB300", 14, LLAMA3_405B, 512, (8192, 1152, 1), (2, 8, 2), V1, DataParallel::Zero1, 1403.0))),
     on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 2560 GB200", 14, LLAMA3_405B, 2560, (8192, 960, 1), (4, 8, 2), &[8], DataParallel::Zero1, 969.0))),
     on(GB200, fp4(nvidia("MLPerf Llama 3.1 405B NVFP4, 5120 GB200", 14, LLAMA3_405B, 5120, (8192, 1280, 1), (4, 8, 2), &[8], DataParallel::Zero1, 927.0))),
+    // MLPerf Training v5.1's Llama 3.1 8B (NeMo 25.09): tokens per GPU from the first block's step time and the global batch; FP8 current (tensorwise) scaling; the 8-GPU rows in FP4, taken as NVFP4 (the code's default fp4 recipe; their configs are not published in full)
+    on(GB300, fp4(nvidia("MLPerf Llama 3.1 8B NVFP4, 8 GB300", 24, LLAMA3_8B, 8, (8192, 16, 2), (1, 1, 1), V1, DataParallel::Zero1, 47_454.0))),
+    on(GB200, fp4(nvidia("MLPerf Llama 3.1 8B NVFP4, 8 GB200", 24, LLAMA3_8B, 8, (8192, 16, 2), (1, 1, 1), V1, DataParallel::Zero1, 40_674.0))),
+    on(GB300, nvidia("MLPerf Llama 3.1 8B, 72 GB300", 24, LLAMA3_8B, 72, (8192, 36, 1), (1, 1, 2), V1, DataParallel::Zero1, 28_018.0)),
+    on(GB200, nvidia("MLPerf Llama 3.1 8B, 72 GB200", 24, LLAMA3_8B, 72, (8192, 36, 1), (1, 1, 2), V1, DataParallel::Zero1, 24_581.0)),
+    on(GB300, nvidia("MLPerf Llama 3.1 8B, 512 GB300", 24, LLAMA3_8B, 512, (8192, 64, 1), (2, 1, 4), V1, DataParallel::Zero1, 11_826.0)),
+    on(GB200, nvidia("MLPerf Llama 3.1 8B, 512 GB200", 24, LLAMA3_8B, 512, (8192, 64, 1), (2, 1, 4), V1, DataParallel::Zero1, 11_165.0)),
     no_recompute(dgxc("GPT-3 175B BF16, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 63_099.0 / 128.0)),
     no_recompute(dgxc("GPT-3 175B BF16, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 249_068.0 / 512.0)),
     no_recompute(dgxc("GPT-3 175B BF16, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 988_057.0 / 2048.0)),

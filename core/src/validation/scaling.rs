@@ -111,7 +111,7 @@ mod tests {
         // 512 (v5.0), NVFP4 2,560 and 5,120 (v5.1), so each is a series.
         let checks: Vec<Check> = runs()
             .iter()
-            .filter(|r| r.name.starts_with("MLPerf"))
+            .filter(|r| r.name.starts_with("MLPerf Llama 3.1 405B"))
             .map(check)
             .collect();
         let all = series(&checks);
@@ -132,11 +132,11 @@ mod tests {
 
     #[test]
     fn a_series_joins_one_setting_only_and_a_run_that_fits_nowhere_misses() {
-        // MLPerf's five runs: FP8 and NVFP4 on GB200 are a series each; the
+        // MLPerf's five 405B runs: FP8 and NVFP4 on GB200 are a series each; the
         // one NVFP4 run on GB300 joins neither.
         let mut checks: Vec<Check> = runs()
             .iter()
-            .filter(|r| r.name.starts_with("MLPerf"))
+            .filter(|r| r.name.starts_with("MLPerf Llama 3.1 405B"))
             .map(check)
             .collect();
         assert_eq!(checks.len(), 5);
