@@ -162,7 +162,7 @@ own code and papers, not from the paper and not from a fit.
   12 us each: the per-expert part (over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
   issue 4439 among them) is then 0.062, -0.009 and -0.056 ms,
-  Megatron-Bridge's 26.02 MoE table 29.7%, 22.3% and 18.9% mean error and
+  Megatron-Bridge's 26.02 MoE table 29.6%, 22.3% and 18.9% mean error and
   its 26.04 table 21.2%, 18.1% and 18.1% (34.7% and 28.4%
   before this mechanism, with the rows as they were then; measured with the blockwise row's one kernel, the 26.02
   Qwen3 30B H100 row's `alltoall` and overlap, GPT-OSS's clamps and expert bias and its windows, and cuDNN's measured attention). NVIDIA's comparisons say fp8 buys these MoE layers little:
