@@ -159,24 +159,18 @@ fn a_stage_with_more_layers_moves_more_data_parallel_traffic() {
     let cfg = example();
     let l = links(&cfg);
     let busy = (Seconds(1e-3), Seconds(2e-3));
-    let small = data_parallel(
-        &cfg,
-        &l,
-        shard_group(&cfg),
-        stage(&cfg, 8.0),
-        busy,
-        0.2,
-        1.0,
-    );
-    let large = data_parallel(
-        &cfg,
-        &l,
-        shard_group(&cfg),
-        stage(&cfg, 16.0),
-        busy,
-        0.2,
-        1.0,
-    );
+    let run = |layers| {
+        data_parallel(
+            &cfg,
+            &l,
+            shard_group(&cfg),
+            stage(&cfg, layers),
+            busy,
+            0.2,
+            1.0,
+        )
+    };
+    let (small, large) = (run(8.0), run(16.0));
     assert!(large.allgather.total.0 > small.allgather.total.0);
     assert!(large.reduce_scatter.total.0 > small.reduce_scatter.total.0);
     assert_eq!(small.allreduce.total.0, 0.0);

@@ -277,17 +277,8 @@ fn gelu_model(
     vocab: u32,
 ) -> ModelSpec {
     ModelSpec::Custom(crate::model::Model {
-        layers,
-        hidden,
-        heads,
-        kv_heads,
-        ffn,
-        vocab,
         mlp: crate::model::Mlp::Gelu,
-        head_dim: None,
-        latent: None,
-        moe: None,
-        window: None,
+        ..crate::model::llama(layers, hidden, heads, kv_heads, ffn, vocab)
     })
 }
 
