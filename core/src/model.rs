@@ -117,7 +117,8 @@ pub struct Latent {
 /// A mixture-of-experts MLP: each token goes to `top_k` of `experts`
 /// routed experts (and through the `shared` experts), each an MLP of
 /// `expert_ffn`; the first `first_dense` layers keep the dense MLP of
-/// `ffn`.
+/// `ffn`, and after them every `every`-th layer has the experts (the
+/// others keep the dense MLP).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Moe {
@@ -133,6 +134,11 @@ pub struct Moe {
     /// Leading layers with the dense MLP (3 in DeepSeek-V3).
     #[serde(default)]
     pub first_dense: u32,
+    /// The period of the MoE layers after the first `first_dense`: 1 (all)
+    /// by default, 2 in Llama 4 Maverick (`interleave_moe_layer_step`,
+    /// Megatron-Core's `moe_layer_freq`).
+    #[serde(default = "one_u32", skip_serializing_if = "is_one")]
+    pub every: u32,
     /// Capacity factor: each expert takes at most this multiple of its
     /// even share of tokens, padded to it, the rest dropped. `None` is
     /// dropless routing, where the most-loaded expert sets the pace.
@@ -147,6 +153,15 @@ pub struct Moe {
 
 fn one_f64() -> f64 {
     1.0
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 impl Moe {
@@ -268,8 +283,9 @@ impl Model {
     /// Layers with a mixture-of-experts MLP (none in a dense model).
     #[must_use]
     pub fn moe_layers(&self) -> u32 {
-        self.moe
-            .map_or(0, |e| self.layers.saturating_sub(e.first_dense))
+        self.moe.map_or(0, |e| {
+            self.layers.saturating_sub(e.first_dense) / e.every.max(1)
+        })
     }
 
     /// Share of the layers with a mixture-of-experts MLP. Layers are costed

@@ -31,6 +31,8 @@ fn moe_presets_have_their_published_total_and_active_sizes() {
         ("qwen3-235b-a22b", 235.0, 22.0),
         ("gpt-oss-120b", 116.8, 5.13 + 0.58),
         ("deepseek-v3", 671.0, 37.0),
+        ("llama4-scout", 109.0, 17.0),
+        ("llama4-maverick", 400.0, 17.0),
     ];
     for (id, total, active) in cases {
         let m = preset(id).unwrap();
@@ -71,6 +73,19 @@ fn moe_flops_per_token_follow_megatron_bridge_tables() {
     assert!((f - 32.59).abs() / 32.59 < 0.01, "{f}");
     let saved = 6.0 * 4096.0 * (2048.0 - 128.0) * 18.0 * 2.0 / 1e9;
     assert!((g - f - saved).abs() < 1e-6, "{g} {f} {saved}");
+    // NVIDIA's DGX Cloud Llama 4 Maverick recipe: 8.92e14 FLOPs a
+    // sequence of 8192 (its README's formula), 108.9 GFLOP a token.
+    let f = preset("llama4-maverick").unwrap().flops_per_token(8192) / 1e9;
+    assert!((f - 108.9).abs() / 108.9 < 0.03, "{f}");
+}
+
+#[test]
+fn maverick_has_experts_on_every_second_layer() {
+    let m = preset("llama4-maverick").unwrap();
+    assert_eq!(m.moe_layers(), 24);
+    assert!((m.moe_share() - 0.5).abs() < 1e-12);
+    // Every layer past the first dense ones by default.
+    assert_eq!(preset("deepseek-v3").unwrap().moe_layers(), 58);
 }
 
 #[test]

@@ -48,6 +48,7 @@ const fn moe(mut m: Model, head_dim: u32, e: (u32, u32, u32, u32, u32)) -> Model
         expert_ffn: e.2,
         shared: e.3,
         first_dense: e.4,
+        every: 1,
         capacity: None,
         imbalance: 1.0,
     });
@@ -120,6 +121,38 @@ pub const DEEPSEEK_V3: Model = Model {
         (256, 8, 2048, 1, 3),
     )
 };
+
+/// `m` with its experts on every `every`-th layer, the rest dense.
+const fn interleaved(mut m: Model, every: u32) -> Model {
+    if let Some(mut e) = m.moe {
+        e.every = every;
+        m.moe = Some(e);
+    }
+    m
+}
+
+/// meta-llama/Llama-4-Scout-17B-16E: 48 layers, hidden 5120, 40 heads of
+/// 128, 8 KV, 16 experts of 8192, top-1, one shared expert, every layer
+/// MoE, vocab 202048. Its chunked attention (8,192-token chunks on three
+/// layers of four) is full causal attention at the 8,192-token contexts
+/// it trains at, and is costed so at any length (an overestimate beyond).
+pub const LLAMA4_SCOUT: Model = moe(
+    llama(48, 5120, 40, 8, 16384, 202_048),
+    128,
+    (16, 1, 8192, 1, 0),
+);
+
+/// meta-llama/Llama-4-Maverick-17B-128E: Scout's shape with 128 experts
+/// on every second layer (`interleave_moe_layer_step` 2) and the dense
+/// MLP of 16384 on the others.
+pub const LLAMA4_MAVERICK: Model = interleaved(
+    moe(
+        llama(48, 5120, 40, 8, 16384, 202_048),
+        128,
+        (128, 1, 8192, 1, 0),
+    ),
+    2,
+);
 
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
 /// is the Llama-2-architecture TinyLlama 1.1B.
@@ -200,6 +233,16 @@ pub const PRESETS: &[Preset] = &[
         id: "gpt-oss-120b",
         name: "GPT-OSS 120B",
         model: GPT_OSS_120B,
+    },
+    Preset {
+        id: "llama4-scout",
+        name: "Llama 4 Scout 109B",
+        model: LLAMA4_SCOUT,
+    },
+    Preset {
+        id: "llama4-maverick",
+        name: "Llama 4 Maverick 400B",
+        model: LLAMA4_MAVERICK,
     },
     Preset {
         id: "deepseek-v3",

@@ -386,6 +386,7 @@ fn check_mixture(m: &crate::model::Model) -> Result<(), Error> {
                 max: f64::from(limits::EXPERTS),
             });
         }
+        positive(e.every, "model.moe.every", limits::DIM)?;
         if e.first_dense > limits::DIM {
             return Err(Error::TooLarge {
                 field: "model.moe.first_dense",

@@ -65,6 +65,7 @@ pub(crate) fn moe(r: &mut Rng) -> Option<Moe> {
         expert_ffn: r.count(13),
         shared: u32::try_from(r.below(3)).unwrap_or(0),
         first_dense: u32::try_from(r.below(4)).unwrap_or(0),
+        every: u32::try_from(r.below(4)).unwrap_or(1),
         capacity: if r.chance(30) {
             Some(r.unit() * 3.0)
         } else {
