@@ -208,6 +208,8 @@ pub struct Row {
     pub degrees: (u32, u32, u32),
     /// Expert-parallel degree (1 for a dense model).
     pub ep: u32,
+    /// Expert tensor-parallel degree.
+    pub etp: u32,
     /// Whether the All-to-All hides behind another micro-batch's compute
     /// (Megatron-Core's combined 1F1B schedule).
     pub ep_overlap: bool,
@@ -295,7 +297,7 @@ impl Row {
                     schedule: Schedule::OneFOneB,
                     virtual_stages: 1,
                     ep: self.ep,
-                    etp: 1,
+                    etp: self.etp,
                     ep_overlap: self.ep_overlap,
                 },
                 micro_batch: self.micro_batch,

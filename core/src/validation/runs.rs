@@ -7,7 +7,9 @@
 
 use super::{Graphs, Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
-use crate::model::{llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, QWEN3_235B_A22B, QWEN3_30B_A3B};
+use crate::model::{
+    llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, LLAMA4_MAVERICK, QWEN3_235B_A22B, QWEN3_30B_A3B,
+};
 use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
 use crate::scenario::{DataParallel, Precision, Recompute};
 use crate::stack::{AttentionKernel, EpDispatch, ExpertKernels, StackId};
@@ -93,6 +95,7 @@ const BASE: Row = Row {
     metric: Metric::Mfu,
     published: 0.0,
     ep: 1,
+    etp: 1,
     ep_overlap: false,
 };
 
@@ -369,6 +372,30 @@ const fn graphed(graphs: Graphs, row: Row) -> Row {
 /// A row of an MoE model with expert parallelism `ep`.
 const fn ep(ep: u32, row: Row) -> Row {
     Row { ep, ..row }
+}
+
+/// A row of an MoE model with expert tensor parallelism `etp`.
+const fn etp(etp: u32, row: Row) -> Row {
+    Row { etp, ..row }
+}
+
+/// `m` with each expert padded to its even share of tokens and the rest
+/// dropped (capacity factor 1), as NeMo's `MegatronTokenDropCallback`
+/// sets it by default in performance mode.
+const fn token_drop(mut m: Model) -> Model {
+    if let Some(mut e) = m.moe {
+        e.capacity = Some(1.0);
+        m.moe = Some(e);
+    }
+    m
+}
+
+const MAVERICK_DROP: Model = token_drop(LLAMA4_MAVERICK);
+
+/// Tokens per second per GPU of a DGX Cloud Llama 4 recipe's published
+/// step time: sequences of 8192.
+const fn llama4_tokens(batch: u32, gpus: u32, seconds: f64) -> f64 {
+    8192.0 * batch as f64 / seconds / gpus as f64
 }
 
 /// A row whose All-to-All hides behind another micro-batch's compute.
@@ -735,6 +762,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::MegatronTflops,
         published: 149.77,
         ep: 1,
+        etp: 1,
         ep_overlap: false,
         // Assumed: Megatron-DeepSpeed taken as the megatron-2021 stack, without sequence parallelism; 70 layers on 12 stages as the model balances them
     },
@@ -767,6 +795,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::Mfu,
         published: 0.43,
         ep: 1,
+        etp: 1,
         ep_overlap: false,
         // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned
     },
@@ -799,6 +828,7 @@ pub const ROWS: &[Row] = &[
         metric: Metric::Mfu,
         published: 0.41,
         ep: 1,
+        etp: 1,
         ep_overlap: false,
         // Assumed: as the 8192-GPU row
     },
@@ -957,4 +987,13 @@ pub const ROWS: &[Row] = &[
     flagperf("Llama 2 7B ZeRO-3 seq 2048, 8 A800", A800, (2048, 24, 3), 3917.0),
     flagperf("Llama 2 7B ZeRO-3 seq 2048 GA 64, 8 A800", A800, (2048, 1536, 3), 4062.0),
     flagperf("Llama 2 7B ZeRO-3, 8 H800", H800, (4096, 8, 1), 7151.0),
+    // NVIDIA's DGX Cloud Llama 4 Maverick recipe (NeMo 25.04.01): GB200 at TP 1, PP 2, VP 12, EP 64 weak-scaled from 128 to 512 GPUs, H100 at TP 4, EP 128, ETP 4; micro-batch 1, sequences of 8192, no recomputation, Megatron-Core's alltoall dispatcher (the recipe's default), tokens dropped at capacity factor 1 (performance mode's MegatronTokenDropCallback); Assumed: FP8 is MXFP8 on GB200 and Transformer Engine's per-tensor scaling on H100 (the later README's FP8-MX and FP8-DS), CUDA graphs none on GB200 (NeMo's recommended_model_configs) and not read on H100
+    graphed(Eager, alltoall(on(GB200, ep(64, bf16(no_recompute(nvidia("Llama 4 Maverick BF16, 128 GB200", 25, MAVERICK_DROP, 128, (8192, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(1024, 128, 7.781)))))))),
+    graphed(Eager, alltoall(on(GB200, ep(64, bf16(no_recompute(nvidia("Llama 4 Maverick BF16, 256 GB200", 25, MAVERICK_DROP, 256, (8192, 2048, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(2048, 256, 7.859)))))))),
+    graphed(Eager, alltoall(on(GB200, ep(64, bf16(no_recompute(nvidia("Llama 4 Maverick BF16, 512 GB200", 25, MAVERICK_DROP, 512, (8192, 4096, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(4096, 512, 7.992)))))))),
+    graphed(Eager, alltoall(on(GB200, ep(64, no_recompute(nvidia("Llama 4 Maverick FP8, 128 GB200", 25, MAVERICK_DROP, 128, (8192, 1024, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(1024, 128, 6.093))))))),
+    graphed(Eager, alltoall(on(GB200, ep(64, no_recompute(nvidia("Llama 4 Maverick FP8, 256 GB200", 25, MAVERICK_DROP, 256, (8192, 2048, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(2048, 256, 6.223))))))),
+    graphed(Eager, alltoall(on(GB200, ep(64, no_recompute(nvidia("Llama 4 Maverick FP8, 512 GB200", 25, MAVERICK_DROP, 512, (8192, 4096, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(4096, 512, 6.327))))))),
+    alltoall(etp(4, ep(128, bf16(no_recompute(nvidia("Llama 4 Maverick BF16, 512 H100", 25, MAVERICK_DROP, 512, (8192, 1024, 1), (4, 1, 1), V1, DataParallel::Zero1, llama4_tokens(1024, 512, 4.426))))))),
+    alltoall(etp(4, ep(128, no_recompute(nvidia("Llama 4 Maverick FP8, 512 H100", 25, MAVERICK_DROP, 512, (8192, 1024, 1), (4, 1, 1), V1, DataParallel::Zero1, llama4_tokens(1024, 512, 3.855)))))),
 ];
