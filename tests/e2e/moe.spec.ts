@@ -52,6 +52,22 @@ test.describe('mixture-of-experts models', () => {
     app.expectNoProblems();
   });
 
+  test('Llama 4 Maverick, its experts on every second layer, draws every chart on GB200 NVL72', async ({ page }) => {
+    const app = new ScaleScopePage(page);
+    await app.goto('/?gpu=gb200-nvl72&model=llama4-maverick&nodes=32&ep=16&pp=2&stack=megatron');
+    await expect(page.getByTestId('model-select')).toHaveValue('llama4-maverick');
+    await everyChartDrawn(app);
+    await expect(app.readout('layout')).toContainText('EP 16');
+    // Scout (16 experts, on every layer) at the same layout: evaluated
+    // without a message, at another step time.
+    const step = async () => Number((await app.readout('step').innerText()).replace(/[^0-9.]/g, ''));
+    const maverick = await step();
+    await app.repaintAfter(async () => page.getByTestId('model-select').selectOption('llama4-scout'));
+    await expect(app.message).toBeHidden();
+    expect(await step()).not.toBe(maverick);
+    app.expectNoProblems();
+  });
+
   test('the All-to-All overlap switch hides it behind the next micro-batch, and the NCCL chart has its curve', async ({ page }) => {
     const app = new ScaleScopePage(page);
     await app.goto('/?gpu=h100-sxm5-80gb&model=qwen3-235b-a22b&nodes=32&ep=32&pp=8&tp=2&sp=1&dp=zero1&local=8&mb=1&recompute=selective&stack=megatron');
