@@ -77,20 +77,54 @@ pub struct Model {
     pub window: Option<Window>,
 }
 
-/// Sliding-window attention on a model's layers: each query attends to
-/// the last `tokens` keys, but on every `full_every`-th layer, which
-/// attends to the whole context (Megatron-Core's `window_attn_skip_freq`;
-/// 0: no such layer).
+/// Windowed attention on a model's layers: each query attends to the last
+/// `tokens` keys (a sliding window), or to the keys before it in its own
+/// chunk of `tokens` (`chunked`, Llama 4's `attention_chunk_size`), but
+/// on every `full_every`-th layer, which attends to the whole context
+/// (Megatron-Core's `window_attn_skip_freq`; 0: no such layer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Window {
-    /// Keys each query sees.
+    /// Keys each query sees (sliding), or the chunk's length (chunked).
     pub tokens: u32,
     /// The period of the full-attention layers (0: every layer windowed).
     pub full_every: u32,
+    /// Chunks of `tokens`, each causal within, rather than a sliding window.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub chunked: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 impl Window {
+    /// The causal context a windowed layer's work equals: a chunk is one,
+    /// and a sliding window of `w` keys a query is the work of a causal
+    /// context of `2w`.
+    #[must_use]
+    pub fn causal_context(self) -> f64 {
+        let keys = f64::from(self.tokens);
+        if self.chunked {
+            keys
+        } else {
+            2.0 * keys
+        }
+    }
+
+    /// The causal context a fused kernel that skips the keys outside the
+    /// window works through: for a sliding window, its own and the rest of
+    /// the `tile` keys of the tile it cuts; a chunk's tiles are whole.
+    #[must_use]
+    pub fn kernel_context(self, tile: f64) -> f64 {
+        if self.chunked {
+            self.causal_context()
+        } else {
+            2.0 * (f64::from(self.tokens) + tile)
+        }
+    }
+
     /// The share of `layers` layers that have the window.
     #[must_use]
     pub fn share(self, layers: u32) -> f64 {
@@ -435,7 +469,8 @@ impl Model {
     /// same unit in the PaLM convention, which counts a full layer's `s`
     /// keys a query. A windowed layer's queries see at most the window's
     /// keys in both: a causal context of twice the window (Megatron-Bridge
-    /// counts sliding-window layers so since its PR 3029), or the window.
+    /// counts sliding-window layers so since its PR 3029), or the window;
+    /// a chunked layer's, a causal context of the chunk, or the chunk.
     #[inline]
     pub(crate) fn attention_flops_units(&self, seq: u32) -> (f64, f64) {
         let s = f64::from(seq);
@@ -446,7 +481,7 @@ impl Model {
                 let (share, keys) = (w.share(self.layers), f64::from(w.tokens));
                 let full = s * (1.0 - share);
                 (
-                    unit * (full + (2.0 * keys).min(s) * share),
+                    unit * (full + w.causal_context().min(s) * share),
                     unit * (full + keys.min(s) * share),
                 )
             }

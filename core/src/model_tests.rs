@@ -97,3 +97,18 @@ fn flops_per_token_is_six_n_plus_attention() {
     let palm = m.flops_per_token_palm(4096);
     assert!((palm / 1e9 - 46.09).abs() < 0.05, "{palm}");
 }
+
+#[test]
+fn llama4_chunks_are_full_attention_within_a_chunk_and_cheaper_beyond() {
+    let m = preset("llama4-scout").unwrap();
+    let full = crate::model::Model { window: None, ..m };
+    // At the 8,192 tokens it trains at, a chunk is the whole context.
+    let at = |seq| (m.flops_per_token(seq), full.flops_per_token(seq));
+    let (c, f) = at(8192);
+    assert!((c - f).abs() < 1e-6 * f, "{c} {f}");
+    // At 32k, 36 of its 48 layers see a causal chunk of 8,192, not of
+    // 32,768: 6 x (32768 - 8192) x 36 x 5120 fewer FLOPs a token.
+    let (c, f) = at(32768);
+    let saved = 6.0 * (32768.0 - 8192.0) * 36.0 * 5120.0;
+    assert!((f - c - saved).abs() < 1e-6 * f, "{f} {c} {saved}");
+}

@@ -318,7 +318,7 @@ fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
         _ => return Seconds(full / gpu.peak_bf16.0),
     };
     let windowed = window.share(cfg.model.layers);
-    let context = (2.0 * (f64::from(window.tokens) + cal::ATTENTION_TILE_KEYS)).min(s.seq);
+    let context = window.kernel_context(cal::ATTENTION_TILE_KEYS).min(s.seq);
     let short = flops * context / s.seq / efficiency(context.min(kv_len));
     Seconds((full * (1.0 - windowed) + short * windowed) / gpu.peak_bf16.0)
 }

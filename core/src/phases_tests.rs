@@ -432,3 +432,28 @@ fn sliding_window_layers_cost_the_window_and_a_tile_where_the_kernel_skips() {
         assert_eq!(attention(&a), attention(&b), "{kernel:?}");
     }
 }
+
+/// Llama 4's chunks of 8,192 keys on three layers of four: at 8,192
+/// tokens a chunk is the whole context, and the layers cost as full
+/// ones; at 32,768 a chunked layer is the work of four causal contexts
+/// of 8,192 (no tile beyond, the chunks being whole tiles), a quarter of
+/// a full layer's at 8,192's efficiency, 8,192 / (8,192 + 1,500) against
+/// 32,768 / 34,268: 0.2828 of a full one, the mean layer 0.4621.
+#[test]
+fn chunked_layers_cost_their_chunk() {
+    let mut cfg = crate::validation::run_named("Llama 4 Maverick BF16, 128 GB200").config;
+    let attention = |cfg: &Config| {
+        let s = Shape::of(cfg);
+        compute(cfg, &s).0.attention - Seconds::us(cal::KERNEL_OVERHEAD_US)
+    };
+    let mut full = cfg;
+    full.model.window = None;
+    assert!((attention(&cfg).0 / attention(&full).0 - 1.0).abs() < 1e-9);
+    cfg.seq_len = 32_768;
+    full.seq_len = 32_768;
+    let eff = |l: f64| l / (l + cal::CUDNN_ATTENTION_HALF_LENGTH);
+    let chunked = 0.25 * eff(32_768.0) / eff(8192.0);
+    assert!((chunked - 0.2828).abs() < 1e-4, "{chunked}");
+    let ratio = attention(&cfg).0 / attention(&full).0;
+    assert!((ratio - (0.25 + 0.75 * chunked)).abs() < 1e-9, "{ratio}");
+}

@@ -105,6 +105,7 @@ fn scenario(r: &mut Rng) -> Scenario {
             window: r.chance(20).then(|| scalescope_core::model::Window {
                 tokens: r.count(14),
                 full_every: u32::try_from(r.below(4)).unwrap_or(0),
+                chunked: r.chance(50),
             }),
         })
     };

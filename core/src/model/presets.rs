@@ -97,6 +97,7 @@ pub const GPT_OSS_120B: Model = Model {
     window: Some(Window {
         tokens: 128,
         full_every: 2,
+        chunked: false,
     }),
     ..moe(
         llama(36, 2880, 64, 8, 2880, 201_088),
@@ -131,28 +132,38 @@ const fn interleaved(mut m: Model, every: u32) -> Model {
     m
 }
 
+/// `m` with Llama 4's chunked attention: chunks of 8192 keys on three
+/// layers of four, the fourth (no rotary embedding) over the whole
+/// context (`attention_chunk_size`, `no_rope_layers`).
+const fn chunked(mut m: Model) -> Model {
+    m.window = Some(Window {
+        tokens: 8192,
+        full_every: 4,
+        chunked: true,
+    });
+    m
+}
+
 /// meta-llama/Llama-4-Scout-17B-16E: 48 layers, hidden 5120, 40 heads of
 /// 128, 8 KV, 16 experts of 8192, top-1, one shared expert, every layer
-/// MoE, vocab 202048. Its chunked attention (8,192-token chunks on three
-/// layers of four) is full causal attention at the 8,192-token contexts
-/// it trains at, and is costed so at any length (an overestimate beyond).
-pub const LLAMA4_SCOUT: Model = moe(
+/// MoE, vocab 202048, chunked attention.
+pub const LLAMA4_SCOUT: Model = chunked(moe(
     llama(48, 5120, 40, 8, 16384, 202_048),
     128,
     (16, 1, 8192, 1, 0),
-);
+));
 
 /// meta-llama/Llama-4-Maverick-17B-128E: Scout's shape with 128 experts
 /// on every second layer (`interleave_moe_layer_step` 2) and the dense
 /// MLP of 16384 on the others.
-pub const LLAMA4_MAVERICK: Model = interleaved(
+pub const LLAMA4_MAVERICK: Model = chunked(interleaved(
     moe(
         llama(48, 5120, 40, 8, 16384, 202_048),
         128,
         (128, 1, 8192, 1, 0),
     ),
     2,
-);
+));
 
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
 /// is the Llama-2-architecture TinyLlama 1.1B.

@@ -52,7 +52,9 @@ pub const SECTIONS: &[Section] = &[
              most published runs quote MFU in the PaLM convention, whose attention term 12 × L × \
              h × s ignores the mask; the model reports that one too (MFU as the paper counts it) \
              and compares the paper's numbers with it. A layer with a sliding window of w keys \
-             (GPT-OSS's) counts w keys a query in both, as Megatron-Bridge counts it.",
+             (GPT-OSS's) counts w keys a query in both, as Megatron-Bridge counts it; a layer \
+             with chunks of c keys (Llama 4's), a causal context of c, and c keys in the PaLM \
+             convention.",
             "HFU counts every FLOP the kernels execute: FlashAttention's backward recomputes the \
              scores (7 × L × h × s for attention in all), and full recomputation runs each \
              layer's forward again. Selective recomputation reruns element-wise work (or, \
@@ -183,7 +185,9 @@ pub const SECTIONS: &[Section] = &[
              costs, where the kernel skips the keys outside it (FlashAttention-2 and cuDNN do; \
              FlashAttention 1 and the score matrix do not), the window and one 128-key tile a \
              query: the work and efficiency of a causal context twice that long (under context \
-             parallelism the ring still sends it every key and value block). Element-wise work \
+             parallelism the ring still sends it every key and value block). A chunked layer \
+             (Llama 4's three of four, 8,192 keys) costs a causal context of the chunk at its \
+             efficiency, the full layer's cost up to 8,192 tokens. Element-wise work \
              streams bf16 bytes at 80% of HBM bandwidth.",
             "Backward costs twice the GEMMs, 2.5 times the attention (FlashAttention recomputes \
              the scores) and twice the element-wise work. The output head and loss run once per \
