@@ -144,26 +144,18 @@ const fn chunked(mut m: Model) -> Model {
     m
 }
 
-/// meta-llama/Llama-4-Scout-17B-16E: 48 layers, hidden 5120, 40 heads of
-/// 128, 8 KV, 16 experts of 8192, top-1, one shared expert, every layer
-/// MoE, vocab 202048, chunked attention.
-pub const LLAMA4_SCOUT: Model = chunked(moe(
-    llama(48, 5120, 40, 8, 16384, 202_048),
-    128,
-    (16, 1, 8192, 1, 0),
-));
+/// Llama 4's decoder: 48 layers, hidden 5120, 40 heads of 128, 8 KV, a
+/// dense MLP of 16384, vocab 202048.
+const LLAMA4: Model = llama(48, 5120, 40, 8, 16384, 202_048);
+
+/// meta-llama/Llama-4-Scout-17B-16E: 16 experts of 8192, top-1, one
+/// shared expert, on every layer; chunked attention.
+pub const LLAMA4_SCOUT: Model = chunked(moe(LLAMA4, 128, (16, 1, 8192, 1, 0)));
 
 /// meta-llama/Llama-4-Maverick-17B-128E: Scout's shape with 128 experts
 /// on every second layer (`interleave_moe_layer_step` 2) and the dense
-/// MLP of 16384 on the others.
-pub const LLAMA4_MAVERICK: Model = chunked(interleaved(
-    moe(
-        llama(48, 5120, 40, 8, 16384, 202_048),
-        128,
-        (128, 1, 8192, 1, 0),
-    ),
-    2,
-));
+/// MLP on the others.
+pub const LLAMA4_MAVERICK: Model = chunked(interleaved(moe(LLAMA4, 128, (128, 1, 8192, 1, 0)), 2));
 
 /// Built-in models. Llama-2 1B is the paper's small model; its shape here
 /// is the Llama-2-architecture TinyLlama 1.1B.

@@ -525,3 +525,32 @@ fn a_file_names_its_recomputation_modules_as_megatron_core_does() {
     dense.recompute_modules = Modules::of(&[Module::Layernorm, Module::Mlp, Module::CoreAttn]);
     assert!(dense.to_config().and_then(|c| c.check()).is_ok());
 }
+
+#[test]
+fn a_file_writes_llama4s_interleaved_experts_and_chunks_and_checks_the_period() {
+    // Written out, Maverick's MoE period and chunks survive a reading
+    // back; the defaults (every layer, a sliding window) are left out.
+    let custom = |model: crate::model::Model| {
+        let json = serde_json::to_string(&model).unwrap();
+        let text = serde_json::to_string(&Scenario::example())
+            .unwrap()
+            .replace("\"llama2-7b\"", &json);
+        (json, serde_json::from_str::<Scenario>(&text).unwrap())
+    };
+    let (json, s) = custom(crate::model::LLAMA4_MAVERICK);
+    assert!(
+        json.contains("\"every\":2") && json.contains("\"chunked\":true"),
+        "{json}"
+    );
+    assert_eq!(s.to_config().unwrap().model, crate::model::LLAMA4_MAVERICK);
+    let (json, _) = custom(crate::model::GPT_OSS_120B);
+    assert!(
+        !json.contains("\"every\"") && !json.contains("chunked"),
+        "{json}"
+    );
+    // A period of 0 is named.
+    let mut zero = crate::model::LLAMA4_MAVERICK;
+    zero.moe = zero.moe.map(|e| crate::model::Moe { every: 0, ..e });
+    let err = custom(zero).1.to_config().unwrap_err();
+    assert!(alloc::format!("{err}").contains("model.moe.every"), "{err}");
+}
