@@ -677,11 +677,11 @@ Megatron-LM's 2024 H100 table, published only as an image.
   do differ by more than their attention. Megatron-Bridge 26.04's dense
   rows, added held out since, say the same two things: GB300 runs 1.22
   to 1.27 times GB200's rate at the table's FP8, MXFP8 and NVFP4 layouts,
-  and the model has GB300 3% to 18% slow and GB200 up to 13% fast there
-  (7.9% mean error); the derating takes that source to 9.4% (GB300 7% to
-  21% slow, the 405B rows on both 18% to 21% slow), the published runs
-  from 11.4% to 10.3% and the mixture-of-experts rows from 20.2% to
-  16.8%. As far as these rows tell, GB300 sustains more of its datasheet
+  and the model has GB300 3% to 18% slow and GB200 from 16% slow to 13%
+  fast there (7.9% mean error); the derating takes that source to 11.0%
+  (GB300 7% to 21% slow, the 405B rows on GB200 13% to 26% slow), the
+  published runs from 11.3% to 10.4% and the mixture-of-experts rows
+  from 20.2% to 16.8%. As far as these rows tell, GB300 sustains more of its datasheet
   rate than H100's fitted share and GB200 somewhat less: the derating's
   ratio, not its level. Tensor parallelism's communication overlapped
   with its GEMMs (Transformer Engine's userbuffers, which NVIDIA's

@@ -51,10 +51,13 @@ pub enum Error {
         /// Attention heads.
         heads: u32,
     },
-    /// The pipeline has more stages (times virtual stages) than layers.
+    /// The pipeline has more stages than layers, or more stages times
+    /// virtual stages than layers and the embedding and the loss.
     PipelineTooDeep {
         /// Pipeline degree times virtual stages.
         stages: u32,
+        /// The fewest layers they hold.
+        least: u32,
         /// Transformer layers.
         layers: u32,
     },
@@ -214,9 +217,13 @@ impl fmt::Display for Error {
                 f,
                 "tensor parallel {tp} does not divide the {heads} attention heads: pick a TP degree that divides {heads}"
             ),
-            Self::PipelineTooDeep { stages, layers } => write!(
+            Self::PipelineTooDeep {
+                stages,
+                least,
+                layers,
+            } => write!(
                 f,
-                "{stages} pipeline stages need at least {stages} layers, and the model has {layers}: lower PP or the virtual stages"
+                "{stages} pipeline stages need at least {least} layers, and the model has {layers}: lower PP or the virtual stages"
             ),
             Self::PipelineTooLong {
                 stages,

@@ -247,13 +247,7 @@ impl Config {
             });
         }
         let v = p.schedule.chunks(p.virtual_stages);
-        let stages = p.pp.saturating_mul(v);
-        if m.layers < stages {
-            return Err(Error::PipelineTooDeep {
-                stages,
-                layers: m.layers,
-            });
-        }
+        pipeline_depth(m.layers, p.pp, v)?;
         self.check_offload()?;
         self.check_modules()?;
         let stack = &self.stack;
@@ -340,14 +334,43 @@ impl Config {
             });
         }
         if v > 1 && p.pp > 1 {
-            // Every chunk holds at least one layer.
+            // Every chunk holds at least one layer, but the last stage's
+            // last may hold the loss alone (and the first stage's first the
+            // embedding, where the split leaves a stage a layer short), as
+            // Megatron-Core splits them when asked.
             let (first, last) = self.pipeline_split();
-            if let Some(layers) = [first, last].into_iter().find(|&l| l < v) {
+            if let Some(layers) = [(first, 0), (last, 1)]
+                .into_iter()
+                .find_map(|(l, spare)| (l + spare < v).then_some(l))
+            {
                 return Err(Error::InterleavingNeedsLayers { layers, chunks: v });
             }
         }
         Ok(())
     }
+}
+
+/// `pp` stages of `v` chunks each over `layers` layers: every stage holds
+/// a layer; of an interleaved pipeline's chunks, the first and the last
+/// may hold the embedding and the loss in place of one, as Megatron-Core
+/// splits them when asked (`account_for_embedding_in_pipeline_split`,
+/// `..._loss_...`): NVIDIA's GB200 recipes run Llama 3.1 405B's 126
+/// layers on 16 stages of 8 chunks.
+fn pipeline_depth(layers: u32, pp: u32, v: u32) -> Result<(), Error> {
+    let stages = pp.saturating_mul(v);
+    let least = if v > 1 {
+        stages.saturating_sub(2).max(pp)
+    } else {
+        stages
+    };
+    if layers < least {
+        return Err(Error::PipelineTooDeep {
+            stages,
+            least,
+            layers,
+        });
+    }
+    Ok(())
 }
 
 /// The interleaved schedule needs a micro-batch per stage, DualPipeV one

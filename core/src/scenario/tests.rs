@@ -554,3 +554,39 @@ fn a_file_writes_llama4s_interleaved_experts_and_chunks_and_checks_the_period() 
     let err = custom(zero).1.to_config().unwrap_err();
     assert!(alloc::format!("{err}").contains("model.moe.every"), "{err}");
 }
+
+#[test]
+fn an_interleaved_pipelines_end_chunks_may_hold_the_embedding_and_the_loss() {
+    // Llama 3.1 405B as NVIDIA's GB200 recipes run it: 126 layers on 16
+    // stages of 8 chunks, the last stage's 7 layers and the loss.
+    let mut s = Scenario::example();
+    s.hardware.gpu = "gb200".into();
+    s.hardware.nodes = 64;
+    s.stack = crate::stack::StackId::Megatron;
+    s.model = ModelSpec::Preset("llama3-405b".into());
+    s.global_batch = 1536;
+    s.micro_batch = 1;
+    s.parallel.tp = 4;
+    s.parallel.pp = 16;
+    s.parallel.sp = true;
+    s.parallel.schedule = Schedule::Interleaved;
+    s.parallel.virtual_stages = 8;
+    let cfg = s.to_config().unwrap();
+    assert_eq!(cfg.pipeline_split(), (8, 7));
+    // One chunk more leaves a chunk without a layer on every stage.
+    s.parallel.virtual_stages = 9;
+    let err = alloc::format!("{}", s.to_config().unwrap_err());
+    assert!(
+        err.contains("144 pipeline stages need at least 142 layers"),
+        "{err}"
+    );
+    // Without interleaving every stage holds a layer.
+    let mut flat = cfg;
+    flat.layout.parallel.schedule = Schedule::OneFOneB;
+    flat.layout.parallel.pp = 127;
+    let err = alloc::format!("{}", flat.check().unwrap_err());
+    assert!(
+        err.contains("127 pipeline stages need at least 127 layers"),
+        "{err}"
+    );
+}

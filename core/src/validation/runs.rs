@@ -996,7 +996,7 @@ pub const ROWS: &[Row] = &[
     graphed(Eager, alltoall(on(GB200, ep(64, no_recompute(nvidia("Llama 4 Maverick FP8, 512 GB200", 25, MAVERICK_DROP, 512, (8192, 4096, 1), (1, 2, 1), &[12], DataParallel::Zero1, llama4_tokens(4096, 512, 6.327))))))),
     alltoall(etp(4, ep(128, bf16(no_recompute(nvidia("Llama 4 Maverick BF16, 512 H100", 25, MAVERICK_DROP, 512, (8192, 1024, 1), (4, 1, 1), V1, DataParallel::Zero1, llama4_tokens(1024, 512, 4.426))))))),
     alltoall(etp(4, ep(128, no_recompute(nvidia("Llama 4 Maverick FP8, 512 H100", 25, MAVERICK_DROP, 512, (8192, 1024, 1), (4, 1, 1), V1, DataParallel::Zero1, llama4_tokens(1024, 512, 3.855)))))),
-    // Megatron-Bridge 26.04's dense rows: Llama 3 70B and 3.1 405B on GB300 and GB200 NVL72 in FP8 (current scaling), MXFP8 and NVFP4, and 70B on DGX-H100 in FP8, the table's layouts (left out: 405B on GB200 in MXFP8 and NVFP4, whose 16 stages of 8 chunks are 128 for 126 layers, which Megatron-Core runs by counting the embedding and the loss as layers; the model needs a layer a chunk); the 70B FSDP rows' offloading assumed as in 25.11's recipe (20 layers on GB300, 40 on GB200)
+    // Megatron-Bridge 26.04's dense rows: Llama 3 70B and 3.1 405B on GB300 and GB200 NVL72 in FP8 (current scaling), MXFP8 and NVFP4, and 70B on DGX-H100 in FP8, the table's layouts; 405B on GB200 in MXFP8 and NVFP4 at 16 stages of 8 chunks for 126 layers, the first and last chunk holding the embedding and the loss; the 70B FSDP rows' offloading assumed as in 25.11's recipe (20 layers on GB300, 40 on GB200)
     on(GB300, fp4(nvidia("Llama 3 70B NVFP4 26.04, 64 GB300", 26, LLAMA3_70B, 64, (8192, 256, 1), (1, 4, 1), &[5], DataParallel::Zero1, 7397.0))),
     on(GB200, fp4(nvidia("Llama 3 70B NVFP4 26.04, 64 GB200", 26, LLAMA3_70B, 64, (8192, 256, 1), (2, 4, 1), &[5], DataParallel::Zero1, 4898.0))),
     on(GB300, nvidia("Llama 3 70B MXFP8 26.04, 64 GB300", 26, LLAMA3_70B, 64, (8192, 256, 1), (1, 4, 1), &[5], DataParallel::Zero1, 4742.0)),
@@ -1005,7 +1005,9 @@ pub const ROWS: &[Row] = &[
     on(GB200, offloaded(40, nvidia("Llama 3 70B FSDP 26.04, 64 GB200", 26, LLAMA3_70B, 64, (8192, 256, 2), (1, 1, 1), V1, DataParallel::FsdpFull, 4143.0))),
     nvidia("Llama 3 70B 26.04, 64 H100", 26, LLAMA3_70B, 64, (8192, 256, 1), (4, 8, 1), &[5], DataParallel::Zero1, 1633.0),
     on(GB300, fp4(nvidia("Llama 3.1 405B NVFP4 26.04, 256 GB300", 26, LLAMA3_405B, 256, (8192, 1536, 1), (4, 8, 1), &[4], DataParallel::Zero1, 1424.0))),
+    on(GB200, fp4(nvidia("Llama 3.1 405B NVFP4 26.04, 256 GB200", 26, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[8], DataParallel::Zero1, 1136.0))),
     on(GB300, nvidia("Llama 3.1 405B MXFP8 26.04, 256 GB300", 26, LLAMA3_405B, 256, (8192, 1536, 1), (2, 8, 2), &[4], DataParallel::Zero1, 968.0)),
+    on(GB200, nvidia("Llama 3.1 405B MXFP8 26.04, 256 GB200", 26, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[8], DataParallel::Zero1, 793.0)),
     on(GB300, nvidia("Llama 3.1 405B 26.04, 256 GB300", 26, LLAMA3_405B, 256, (8192, 1536, 1), (4, 8, 1), &[4], DataParallel::Zero1, 1036.0)),
     on(GB200, nvidia("Llama 3.1 405B 26.04, 256 GB200", 26, LLAMA3_405B, 256, (8192, 1536, 1), (4, 16, 1), &[4], DataParallel::Zero1, 842.0)),
 ];

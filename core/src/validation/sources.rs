@@ -210,7 +210,7 @@ pub const SOURCES: [Source; 27] = [
     },
     Source {
         key: "megatron-bridge-26.04",
-        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 26.04 container section (the stored copy's commit is not recorded), dense rows: Llama 3 70B and Llama 3.1 405B on GB300 and GB200 NVL72 in FP8, MXFP8 and NVFP4 (but 405B on GB200 in MXFP8 and NVFP4, at 16 stages of 8 chunks for 126 layers), Llama 3 70B on DGX-H100 in FP8; tokens per second per GPU",
+        citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 26.04 container section (the stored copy's commit is not recorded), dense rows: Llama 3 70B and Llama 3.1 405B on GB300 and GB200 NVL72 in FP8, MXFP8 and NVFP4, Llama 3 70B on DGX-H100 in FP8; tokens per second per GPU",
         held_out: true,
         gap: None,
     },
