@@ -161,7 +161,7 @@ own code and papers, not from the paper and not from a fit.
   and micro-batch (over the 22 runs of the tables then). `scripts/calibration-sweep.sh
   "TE_EXPERT_QUANTISE_KERNELS=0.75" "TE_EXPERT_QUANTISE_KERNELS=3.0"
   "TE_EXPERT_QUANTISE_KERNELS=4.5"` charges the three kernels 2, 8 and
-  12 us each: the per-expert part (over the 26 fp8 runs of the MoE
+  12 us each: the per-expert part (when measured, per layer, over the 26 fp8 runs of the MoE
   tables, the held-out ones of Megatron-LM PR 5728 and Megatron-Bridge
   issue 4439 among them) is then 0.062, -0.009 and -0.056 ms,
   Megatron-Bridge's 26.02 MoE table 29.6%, 22.3% and 18.9% mean error and
@@ -676,7 +676,8 @@ Megatron-LM's 2024 H100 table, published only as an image.
   difference), so the two parts
   do differ by more than their attention. Megatron-Bridge 26.04's dense
   rows, added held out since, say the same two things: GB300 runs 1.22
-  to 1.27 times GB200's rate at the table's FP8, MXFP8 and NVFP4 layouts,
+  to 1.27 times GB200's rate at the table's FP8 and MXFP8 layouts and
+  1.25 in NVFP4 (1.51 for 70B, which runs TP 2 on GB200 and 1 on GB300),
   and the model has GB300 3% to 18% slow and GB200 from 16% slow to 13%
   fast there (7.9% mean error); the derating takes that source to 11.0%
   (GB300 7% to 21% slow, the 405B rows on GB200 13% to 26% slow), the

@@ -70,9 +70,9 @@ pub struct Model {
     /// Mixture-of-experts MLP layers; dense without.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moe: Option<Moe>,
-    /// Layers whose attention sees a sliding window of the last keys
-    /// (GPT-OSS's alternate layers); every layer attends to the whole
-    /// causal context without.
+    /// Layers whose attention sees a window of the keys: a sliding one
+    /// (GPT-OSS's alternate layers) or chunks (Llama 4's three layers of
+    /// four); every layer attends to the whole causal context without.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
 }
@@ -170,7 +170,9 @@ pub struct Moe {
     pub first_dense: u32,
     /// The period of the MoE layers after the first `first_dense`: 1 (all)
     /// by default, 2 in Llama 4 Maverick (`interleave_moe_layer_step`,
-    /// Megatron-Core's `moe_layer_freq`).
+    /// Megatron-Core's `moe_layer_freq`). Of `n` layers after the dense
+    /// ones, `n / every` rounded down have experts, as Hugging Face's
+    /// Llama 4 places them (layers `every`, `2 × every`, ...).
     #[serde(default = "one_u32", skip_serializing_if = "is_one")]
     pub every: u32,
     /// Capacity factor: each expert takes at most this multiple of its
@@ -419,7 +421,8 @@ impl Model {
     /// Model FLOPs per token of training (forward and backward) at context
     /// `seq`: `6N` for the matmuls and `6 L h s` for causal attention, the
     /// half of PaLM's `12 L h s` that a causal mask leaves to compute (a
-    /// windowed layer's `s` the window's twice). MFU uses this count, so it
+    /// sliding-window layer's `s` the window's twice, a chunked layer's its
+    /// chunk). MFU uses this count, so it
     /// can never exceed one.
     #[must_use]
     pub fn flops_per_token(&self, seq: u32) -> f64 {

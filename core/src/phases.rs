@@ -293,9 +293,9 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
 
 /// A fused attention kernel's time on `flops` (one layer's causal scores,
 /// the mean over the layers) at the rate its key and value length
-/// reaches. Sliding-window layers, where the kernel skips the keys
-/// outside the window, see the window and a tile's keys a query: the
-/// work of a causal context twice that long, at its efficiency.
+/// reaches. Windowed layers, where the kernel skips the keys outside the
+/// window, see the window and a tile's keys a query (the work of a causal
+/// context twice that long) or their chunk, at that context's efficiency.
 fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
     let gpu = &cfg.cluster.gpu;
     let (kernel, half) = match cfg.stack.attention {

@@ -247,7 +247,7 @@ impl Config {
             });
         }
         let v = p.schedule.chunks(p.virtual_stages);
-        pipeline_depth(m.layers, p.pp, v)?;
+        pipeline_depth(m.layers, p.pp, v, p.schedule == Schedule::Interleaved)?;
         self.check_offload()?;
         self.check_modules()?;
         let stack = &self.stack;
@@ -351,14 +351,15 @@ impl Config {
 }
 
 /// `pp` stages of `v` chunks each over `layers` layers: every stage holds
-/// a layer; of an interleaved pipeline's chunks, the first and the last
+/// a layer; of an `interleaved` pipeline's chunks, the first and the last
 /// may hold the embedding and the loss in place of one, as Megatron-Core
 /// splits them when asked (`account_for_embedding_in_pipeline_split`,
 /// `..._loss_...`): NVIDIA's GB200 recipes run Llama 3.1 405B's 126
-/// layers on 16 stages of 8 chunks.
-fn pipeline_depth(layers: u32, pp: u32, v: u32) -> Result<(), Error> {
+/// layers on 16 stages of 8 chunks. A necessary count: the check of the
+/// split in [`Config::check_layout`] asks it of each stage.
+fn pipeline_depth(layers: u32, pp: u32, v: u32, interleaved: bool) -> Result<(), Error> {
     let stages = pp.saturating_mul(v);
-    let least = if v > 1 {
+    let least = if interleaved && pp > 1 && v > 1 {
         stages.saturating_sub(2).max(pp)
     } else {
         stages

@@ -324,8 +324,10 @@ impl<'a> Walk<'a> {
                 } else {
                     split
                 };
-                // Megatron-LM interleaves only stages whose layers split
-                // evenly into the chunks, and at least PP micro-batches.
+                // The search interleaves only stages whose layers split
+                // evenly into the chunks (Megatron-LM's default; uneven
+                // ones need the embedding and loss counted as layers), and
+                // at least PP micro-batches.
                 if schedule == Schedule::Interleaved
                     && (layers < pp * v
                         || micro_batches < pp

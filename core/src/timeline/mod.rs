@@ -15,9 +15,10 @@
 //! breakdown's exposure, both within 2% for every layout the search visits
 //! (checked over random layouts in `core/tests/timeline.rs`; in practice
 //! they agree to rounding). An interleaved layout whose stages' layers do
-//! not split evenly into the chunks, which Megatron-LM refuses and the
-//! search does not try, keeps the makespan but its exposure can part by a
-//! few percent: the step model takes the chunks to be alike.
+//! not split evenly into the chunks (Megatron-LM runs one only with the
+//! embedding and the loss counted as layers; the search does not try
+//! them) keeps the makespan but its exposure can part by a few percent:
+//! the step model takes the chunks to be alike.
 //! Large steps are summarised: layers are drawn in groups, and the middle
 //! of a long run of micro-batches as one block per stream, so that a
 //! timeline has at most a few thousand intervals.

@@ -65,7 +65,12 @@ pub(crate) fn moe(r: &mut Rng) -> Option<Moe> {
         expert_ffn: r.count(13),
         shared: u32::try_from(r.below(3)).unwrap_or(0),
         first_dense: u32::try_from(r.below(4)).unwrap_or(0),
-        every: u32::try_from(r.below(4)).unwrap_or(1),
+        // Mostly 1 to 3; now and then 0, which is refused by name.
+        every: if r.chance(5) {
+            0
+        } else {
+            1 + u32::try_from(r.below(3)).unwrap_or(0)
+        },
         capacity: if r.chance(30) {
             Some(r.unit() * 3.0)
         } else {

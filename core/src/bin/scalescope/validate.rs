@@ -48,7 +48,7 @@ pub(super) fn errors(all: &[validation::Check]) {
 /// shows as its slope, whatever the micro-batch.
 pub(super) fn moe_missing(all: &[validation::Check]) {
     let (rows, fp8) = validation::megatron_moe_missing(all);
-    outln!("\nMoE runs under Megatron-Core: time the model misses per layer and micro-batch (published step less the model's, over layers x micro-batches):");
+    outln!("\nMoE runs under Megatron-Core: time the model misses per MoE layer and micro-batch (published step less the model's, over MoE layers x micro-batches):");
     for r in &rows {
         outln!(
             "  {:36} {:+6.1}%  {:>3} experts/GPU  mb{}  {:4}  graphs {:30}  model {:6.2} ms (host-bound {:4.2})  missing {:+6.2} ms",
