@@ -317,21 +317,36 @@ fn a_pipeline_whose_schedule_would_run_too_many_passes_is_refused_by_name() {
     assert!(evaluate(&s.to_config().unwrap()).is_ok());
 }
 
+/// A Megatron-LM recipe of `model` on `nodes` nodes, `batch` sequences
+/// of one micro-batch each, TP with sequence parallelism, PP stages of
+/// interleaved chunks (`(tp, pp, chunks)`).
+fn interleaved_recipe(
+    nodes: u32,
+    model: ModelSpec,
+    batch: u32,
+    (tp, pp, chunks): (u32, u32, u32),
+) -> Scenario {
+    let mut s = Scenario::example();
+    s.hardware.nodes = nodes;
+    s.stack = crate::stack::StackId::Megatron;
+    s.model = model;
+    s.global_batch = batch;
+    s.micro_batch = 1;
+    s.parallel.tp = tp;
+    s.parallel.pp = pp;
+    s.parallel.sp = true;
+    s.parallel.schedule = Schedule::Interleaved;
+    s.parallel.virtual_stages = chunks;
+    s
+}
+
 #[test]
 fn an_interleaved_pipeline_whose_chunks_split_evenly_holds_the_same_layers_on_every_stage() {
     // Nemotron-4 340B as NVIDIA's recipe runs it: 96 layers, 8 stages of 12 chunks.
-    let mut s = Scenario::example();
-    s.hardware.nodes = 16;
-    s.stack = crate::stack::StackId::Megatron;
-    s.model = gelu_model(96, (18_432, 96, 8), 73_728, 256_000);
-    s.global_batch = 32;
-    s.micro_batch = 1;
-    s.parallel.tp = 8;
-    s.parallel.pp = 8;
-    s.parallel.sp = true;
-    s.parallel.schedule = Schedule::Interleaved;
-    s.parallel.virtual_stages = 12;
-    let cfg = s.to_config().unwrap();
+    let model = gelu_model(96, (18_432, 96, 8), 73_728, 256_000);
+    let cfg = interleaved_recipe(16, model, 32, (8, 8, 12))
+        .to_config()
+        .unwrap();
     assert_eq!(cfg.pipeline_split(), (12, 12));
     // Without interleaving the head's stage holds fewer layers.
     let mut plain = cfg;
@@ -559,18 +574,9 @@ fn a_file_writes_llama4s_interleaved_experts_and_chunks_and_checks_the_period() 
 fn an_interleaved_pipelines_end_chunks_may_hold_the_embedding_and_the_loss() {
     // Llama 3.1 405B as NVIDIA's GB200 recipes run it: 126 layers on 16
     // stages of 8 chunks, the last stage's 7 layers and the loss.
-    let mut s = Scenario::example();
+    let model = ModelSpec::Preset("llama3-405b".into());
+    let mut s = interleaved_recipe(64, model, 1536, (4, 16, 8));
     s.hardware.gpu = "gb200".into();
-    s.hardware.nodes = 64;
-    s.stack = crate::stack::StackId::Megatron;
-    s.model = ModelSpec::Preset("llama3-405b".into());
-    s.global_batch = 1536;
-    s.micro_batch = 1;
-    s.parallel.tp = 4;
-    s.parallel.pp = 16;
-    s.parallel.sp = true;
-    s.parallel.schedule = Schedule::Interleaved;
-    s.parallel.virtual_stages = 8;
     let cfg = s.to_config().unwrap();
     assert_eq!(cfg.pipeline_split(), (8, 7));
     // One chunk more leaves a chunk without a layer on every stage.
