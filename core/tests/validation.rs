@@ -4,6 +4,7 @@
 //! Three constants are fitted on these runs; each source is also predicted
 //! with constants fitted without it.
 
+use scalescope_core::scenario::Schedule;
 use scalescope_core::validation::{self, Errors, SOURCES};
 
 #[test]
@@ -358,4 +359,30 @@ fn megatron_bridge_moe_runs_name_their_cuda_graph_scope() {
             assert!(c.run.graphs.is_none(), "{}", c.run.name);
         }
     }
+}
+
+/// A row costed whatever the model's memory says (`fits_as_published`)
+/// is one the model's memory does put over its GPU's: the flag never
+/// hides a layout that fits, and no other row's layout is over it.
+#[test]
+fn only_rows_whose_savings_the_model_lacks_are_costed_over_their_memory() {
+    let mut flagged = 0;
+    for c in validation::all() {
+        let Some(l) = c.layout else { continue };
+        let mut cfg = c.run.config;
+        cfg.layout = l;
+        let over = scalescope_core::memory::per_gpu(&cfg).total().0 > cfg.cluster.gpu.hbm.0;
+        assert_eq!(over, c.run.fits_as_published, "{}", c.run.name);
+        flagged += usize::from(over);
+    }
+    assert_eq!(flagged, 1, "DeepSeek-V3's own run only");
+    let ds = validation::runs()
+        .into_iter()
+        .find(|r| r.name == "DeepSeek-V3, 2048 H800")
+        .unwrap();
+    let p = ds.config.layout.parallel;
+    assert_eq!(
+        (p.schedule, p.pp, p.ep, p.tp),
+        (Schedule::DualPipeV, 16, 64, 1)
+    );
 }

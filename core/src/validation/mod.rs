@@ -213,6 +213,13 @@ pub struct Row {
     /// Whether the All-to-All hides behind another micro-batch's compute
     /// (Megatron-Core's combined 1F1B schedule).
     pub ep_overlap: bool,
+    /// The pipeline schedule where it is not 1F1B or interleaved 1F1B
+    /// (which the tuned chunks per stage choose).
+    pub schedule: Schedule,
+    /// Whether the run is costed at its layout even where the model's
+    /// memory says it does not fit: a stack with memory savings the model
+    /// does not have (its row says which), whose run fit as published.
+    pub fits_as_published: bool,
     /// Data-parallel flavour.
     pub dp: DataParallel,
     /// Sequence parallelism.
@@ -246,6 +253,8 @@ pub struct Run {
     pub gap: bool,
     /// What of each layer its recipe captures in CUDA graphs, where read.
     pub graphs: Option<Graphs>,
+    /// Whether it is costed whatever the model's memory ([`Row::fits_as_published`]).
+    pub fits_as_published: bool,
     /// What the model varies because the authors tuned it.
     #[serde(skip)]
     pub tuned: Tuned,
@@ -294,7 +303,7 @@ impl Row {
                     pp,
                     cp,
                     sp: self.sp,
-                    schedule: Schedule::OneFOneB,
+                    schedule: self.schedule,
                     virtual_stages: 1,
                     ep: self.ep,
                     etp: self.etp,
@@ -322,6 +331,7 @@ impl Row {
             held_out: SOURCES[self.source].held_out,
             gap: SOURCES[self.source].gap.is_some(),
             graphs: self.graphs,
+            fits_as_published: self.fits_as_published,
             tuned: self.tuned,
             config: self.config(Stack::of(self.stack)),
         }
@@ -400,7 +410,7 @@ pub fn check(run: &Run) -> Check {
                 }
                 let split = cfg.pipeline_split();
                 let memory = crate::memory::per_gpu_split(&cfg, split);
-                if memory.total().0 > cfg.cluster.gpu.hbm.0 {
+                if memory.total().0 > cfg.cluster.gpu.hbm.0 && !run.fits_as_published {
                     continue;
                 }
                 let r = crate::evaluate::evaluate_with_memory(&cfg, memory, split);

@@ -11,7 +11,7 @@ use crate::model::{
     llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, LLAMA4_MAVERICK, QWEN3_235B_A22B, QWEN3_30B_A3B,
 };
 use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
-use crate::scenario::{DataParallel, Precision, Recompute};
+use crate::scenario::{DataParallel, Precision, Recompute, Schedule};
 use crate::stack::{AttentionKernel, EpDispatch, ExpertKernels, StackId};
 use Graphs::{AttnRouterPreprocess, Eager, RouterPreprocess};
 
@@ -97,6 +97,8 @@ const BASE: Row = Row {
     ep: 1,
     etp: 1,
     ep_overlap: false,
+    schedule: Schedule::OneFOneB,
+    fits_as_published: false,
 };
 
 /// Narayanan et al. Table 1: GPT on A100 80GB, context 2048, full
@@ -669,6 +671,61 @@ const fn flash(
     }
 }
 
+/// DeepSeek-V3's own pre-training (DeepSeek-V3 Technical Report, sections
+/// 3.1 to 3.3; Zhao et al., ISCA 2025, Table 4): 2048 H800s at PP 16 with
+/// DualPipe, EP 64 over 8 nodes, ZeRO-1 over the rest, no TP, sequences
+/// of 4096 at the full batch of 15,360, fine-grained (blockwise) fp8,
+/// RMSNorm and MLA's up-projections recomputed; tokens per second per GPU
+/// from the multi-plane fat-tree run's 272.80 billion tokens a day (180K
+/// GPU hours a trillion tokens, as the report states, is the same rate).
+const DEEPSEEK_V3_H800: Row = Row {
+    name: "DeepSeek-V3, 2048 H800",
+    source: 28,
+    stack: StackId::Megatron,
+    gpu: H800,
+    gpus: 2048,
+    model: DEEPSEEK_V3,
+    seq_len: 4096,
+    batch: 15_360,
+    degrees: (1, 16, 1),
+    ep: 64,
+    dp: DataParallel::Zero1,
+    precision: Precision::Fp8,
+    schedule: Schedule::DualPipeV,
+    // Its memory savings beyond Megatron-Core's (the SwiGLU inputs and the attention output cached in fp8, Adam's moments in bf16, the parameters' moving average on the host) are not modelled: the model's memory puts the layout at 99 GiB of 80
+    fits_as_published: true,
+    experts: Some(ExpertKernels::GROUPED_LINEAR_BLOCKWISE),
+    modules: crate::scenario::Modules::of(&[MlaUpProj, Layernorm, MoeAct]),
+    tuned: tuned(&[1, 2], V1, SELECTIVE),
+    metric: Metric::TokensPerGpu,
+    published: 272.80e9 / 86_400.0 / 2048.0,
+    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); the micro-batch not published: tuned; fp32 gradients (the report keeps them for accumulation). Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step), and the 20 of 132 SMs DeepEP's kernels hold
+    ..BASE
+};
+
+/// MegaScale's Megatron-LM baseline (Jiang et al., NSDI 2024, Table 2):
+/// GPT 175B (96 layers, hidden 12288, 128 heads, vocabulary 64,000) at
+/// TP 8, PP 8 and six chunks per stage, context 2048, strong-scaled at a
+/// batch of 768 (256 to 1024 GPUs) and 6144 (3072 to 12,288); tokens per
+/// second per GPU from the published iteration time.
+const fn megascale(name: &'static str, gpus: u32, batch: u32, seconds: f64) -> Row {
+    Row {
+        name,
+        source: 27,
+        gpus,
+        model: gpt(128, 12_288, 96, 64_000),
+        batch,
+        degrees: (8, 8, 1),
+        sp: true,
+        dp: DataParallel::Zero1,
+        tuned: tuned(&[1, 2], &[6], ANY),
+        metric: Metric::TokensPerGpu,
+        published: 2048.0 * batch as f64 / seconds / gpus as f64,
+        // Assumed: "NVIDIA Ampere GPUs" taken as A100 80GB on eight 200 Gb/s NICs a node (the paper's rails; its MFU implies 312 TFLOP/s); Megatron-LM at commit 285068c8 taken as the megatron-2021 stack (no FlashAttention: FlashAttention-2 is among what MegaScale adds), with the distributed optimizer and sequence parallelism; micro-batch and recomputation not published: tuned
+        ..BASE
+    }
+}
+
 /// Megatron-Turing NLG 530B (Megatron tensor slicing, DeepSpeed pipeline
 /// and data parallelism) on DGX A100 80GB, TFLOP/s per GPU as published.
 const fn mtnlg(name: &'static str, gpus: u32, tflops: f64) -> Row {
@@ -764,6 +821,8 @@ pub const ROWS: &[Row] = &[
         ep: 1,
         etp: 1,
         ep_overlap: false,
+        schedule: Schedule::OneFOneB,
+        fits_as_published: false,
         // Assumed: Megatron-DeepSpeed taken as the megatron-2021 stack, without sequence parallelism; 70 layers on 12 stages as the model balances them
     },
     Row {
@@ -797,6 +856,8 @@ pub const ROWS: &[Row] = &[
         ep: 1,
         etp: 1,
         ep_overlap: false,
+        schedule: Schedule::OneFOneB,
+        fits_as_published: false,
         // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned
     },
     Row {
@@ -830,6 +891,8 @@ pub const ROWS: &[Row] = &[
         ep: 1,
         etp: 1,
         ep_overlap: false,
+        schedule: Schedule::OneFOneB,
+        fits_as_published: false,
         // Assumed: as the 8192-GPU row
     },
     mpt("MPT 1B, 8 H100", H100, 8, (24, 2048, 16), (2048, 112, 14), false, 0.4182),
@@ -909,6 +972,15 @@ pub const ROWS: &[Row] = &[
     mtnlg("MT-NLG 530B, 2240 A100", 2240, 126.0),
     mtnlg("MT-NLG 530B, 2800 A100", 2800, 121.0),
     mtnlg("MT-NLG 530B, 3360 A100", 3360, 113.0),
+    DEEPSEEK_V3_H800,
+    megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
+    megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
+    megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),
+    megascale("MegaScale 175B batch 768, 1024 A100", 1024, 768, 11.9),
+    megascale("MegaScale 175B batch 6144, 3072 A100", 3072, 6144, 29.02),
+    megascale("MegaScale 175B batch 6144, 6144 A100", 6144, 6144, 14.78),
+    megascale("MegaScale 175B batch 6144, 8192 A100", 8192, 6144, 12.24),
+    megascale("MegaScale 175B batch 6144, 12288 A100", 12288, 6144, 8.57),
     zero3("ZeRO-3 GPT 175B, 384 A100", (96, 12288, 96), (384, 1536, 4), 144.0),
     zero3("ZeRO-3 GPT 175B, 768 A100", (96, 12288, 96), (768, 1536, 2), 88.0),
     zero3("ZeRO-3 GPT 175B, 1536 A100", (96, 12288, 96), (1536, 1536, 1), 44.0),

@@ -12,7 +12,7 @@ const MOE_GAP: &str = "MoE layers under Megatron-Core run slower than the model 
 /// and are held out of the fit, so their errors are predictions of runs the
 /// constants never saw; fp4's GEMM share and quantisation are measured
 /// ([`crate::calibration::FP4_GEMM_SHARE`]), so no run sets them.
-pub const SOURCES: [Source; 27] = [
+pub const SOURCES: [Source; 29] = [
     Source {
         key: "narayanan-2021",
         citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Tables 1 and 2",
@@ -211,6 +211,18 @@ pub const SOURCES: [Source; 27] = [
     Source {
         key: "megatron-bridge-26.04",
         citation: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 26.04 container section (the stored copy's commit is not recorded), dense rows: Llama 3 70B and Llama 3.1 405B on GB300 and GB200 NVL72 in FP8, MXFP8 and NVFP4, Llama 3 70B on DGX-H100 in FP8; tokens per second per GPU",
+        held_out: true,
+        gap: None,
+    },
+    Source {
+        key: "megascale",
+        citation: "Jiang et al., MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs (NSDI 2024; arXiv 2402.15627v1), Table 2, the Megatron-LM rows: iteration time of the 175B model at TP 8, PP 8, six interleaved stages, sequences of 2048, batch 768 on 256 to 1024 GPUs and 6144 on 3072 to 12,288",
+        held_out: true,
+        gap: None,
+    },
+    Source {
+        key: "deepseek-v3",
+        citation: "DeepSeek-AI, DeepSeek-V3 Technical Report (arXiv 2412.19437), sections 3.1 to 3.3 (2048 H800s, PP 16 DualPipe, EP 64 over 8 nodes, ZeRO-1, fp8, 180K GPU hours a trillion tokens); Zhao et al., Insights into DeepSeek-V3 (ISCA 2025, arXiv 2505.09343), Table 4: 272.80 billion tokens a day, 19.926 s a step, on the multi-plane fat-tree",
         held_out: true,
         gap: None,
     },
