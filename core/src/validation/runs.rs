@@ -703,6 +703,35 @@ const DEEPSEEK_V3_H800: Row = Row {
     ..BASE
 };
 
+/// NVIDIA's MLPerf Training GPT-3 175B results on DGX H100 (NeMo with
+/// Megatron-Core and Transformer Engine, FP8 with delayed scaling, TP 4,
+/// sequence parallelism, the distributed optimizer with bf16 gradient
+/// sync, sequences of 2048): tokens per second per GPU from each
+/// `result_0.txt`'s steady step (the logged `train_step_timing` where the
+/// log has it, else the second block's time over its steps).
+const fn mlperf_gpt3(
+    name: &'static str,
+    gpus: u32,
+    (batch, micro_batch): (u32, u32),
+    (pp, virtual_stages): (u32, &'static [u32]),
+    seconds: f64,
+) -> Row {
+    Row {
+        // Assumed: the GPT-2 vocabulary padded to 51200 for the C4 SentencePiece one; Transformer Engine's tensor-parallel overlap (userbuffers, TP_COMM_OVERLAP) and v4.0's per-layer CUDA graphs not modelled; recomputation not read (config_common.sh is not published): best of none, selective, full
+        ..nvidia(
+            name,
+            29,
+            GPT3_175B,
+            gpus,
+            (2048, batch, micro_batch),
+            (4, pp, 1),
+            virtual_stages,
+            DataParallel::Zero1,
+            2048.0 * batch as f64 / seconds / gpus as f64,
+        )
+    }
+}
+
 /// MegaScale's Megatron-LM baseline (Jiang et al., NSDI 2024, Table 2):
 /// GPT 175B (96 layers, hidden 12288, 128 heads, vocabulary 64,000) at
 /// TP 8, PP 8 and six chunks per stage, context 2048, strong-scaled at a
@@ -973,6 +1002,18 @@ pub const ROWS: &[Row] = &[
     mtnlg("MT-NLG 530B, 2800 A100", 2800, 121.0),
     mtnlg("MT-NLG 530B, 3360 A100", 3360, 113.0),
     DEEPSEEK_V3_H800,
+    // v3.1 (PyTorch 23.09, NeMo r1.20): PP 8, the conf's 12 chunks a stage (its config_common.sh, which could set another, is not published), micro-batch 1
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 512 H100", 512, (2048, 1), (8, &[12]), 11.04),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 768 H100", 768, (3072, 1), (8, &[12]), 11.07),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 4096 H100", 4096, (2048, 1), (8, &[12]), 1.605),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 6144 H100", 6144, (3072, 1), (8, &[12]), 1.61),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 8192 H100", 8192, (4096, 1), (8, &[12]), 1.615),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 10240 H100", 10240, (2560, 1), (8, &[12]), 0.93),
+    mlperf_gpt3("MLPerf GPT-3 175B v3.1, 10752 H100", 10752, (2688, 1), (8, &[12]), 0.927),
+    // v4.0 (PyTorch 24.04, NeMo 2.0.0rc0, Megatron-Core 0.7): 64 nodes at PP 8, 4 chunks, micro-batch 2 (the logged batch 2304 over 72 accumulation steps); 1344 and 1452 nodes at PP 6, 8 chunks, micro-batch 1
+    mlperf_gpt3("MLPerf GPT-3 175B v4.0, 512 H100", 512, (2304, 2), (8, &[4]), 10.905),
+    mlperf_gpt3("MLPerf GPT-3 175B v4.0, 10752 H100", 10752, (2688, 1), (6, &[8]), 0.9207),
+    mlperf_gpt3("MLPerf GPT-3 175B v4.0, 11616 H100", 11616, (2904, 1), (6, &[8]), 0.9192),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),

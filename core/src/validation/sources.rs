@@ -12,7 +12,7 @@ const MOE_GAP: &str = "MoE layers under Megatron-Core run slower than the model 
 /// and are held out of the fit, so their errors are predictions of runs the
 /// constants never saw; fp4's GEMM share and quantisation are measured
 /// ([`crate::calibration::FP4_GEMM_SHARE`]), so no run sets them.
-pub const SOURCES: [Source; 29] = [
+pub const SOURCES: [Source; 30] = [
     Source {
         key: "narayanan-2021",
         citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Tables 1 and 2",
@@ -223,6 +223,12 @@ pub const SOURCES: [Source; 29] = [
     Source {
         key: "deepseek-v3",
         citation: "DeepSeek-AI, DeepSeek-V3 Technical Report (arXiv 2412.19437), sections 3.1 to 3.3 (2048 H800s, PP 16 DualPipe, EP 64 over 8 nodes, ZeRO-1, fp8, 180K GPU hours a trillion tokens); Zhao et al., Insights into DeepSeek-V3 (ISCA 2025, arXiv 2505.09343), Table 4: 272.80 billion tokens a day, 19.926 s a step, on the multi-plane fat-tree",
+        held_out: true,
+        gap: None,
+    },
+    Source {
+        key: "mlperf-gpt3",
+        citation: "MLPerf Training v3.1 and v4.0, NVIDIA's GPT-3 175B results on DGX H100 (mlcommons/training_results_v3.1 @ f33f9444 and training_results_v4.0 @ 62f111b7, NVIDIA/benchmarks/gpt3 configs and NVIDIA/results/*/gpt3/result_0.txt): 512 to 11,616 GPUs, TP 4, PP 8 (6 at 10,752 and 11,616 in v4.0), FP8; seconds per step from each log's train_step_timing (v3.1) or its second block (v4.0)",
         held_out: true,
         gap: None,
     },
