@@ -1014,6 +1014,21 @@ pub const ROWS: &[Row] = &[
     mlperf_gpt3("MLPerf GPT-3 175B v4.0, 512 H100", 512, (2304, 2), (8, &[4]), 10.905),
     mlperf_gpt3("MLPerf GPT-3 175B v4.0, 10752 H100", 10752, (2688, 1), (6, &[8]), 0.9207),
     mlperf_gpt3("MLPerf GPT-3 175B v4.0, 11616 H100", 11616, (2904, 1), (6, &[8]), 0.9192),
+    // Megatron-LM's README (2021), its GPT-3 175B example (examples/pretrain_gpt3_175B.sh: TP 8, PP 16, micro-batch 1, fp16, activation checkpointing): "each iteration takes around 32 seconds resulting in 138 teraFLOPs per GPU"
+    Row {
+        name: "GPT-3 175B example, 1024 A100",
+        source: 30,
+        gpus: 1024,
+        model: gpt(96, 12_288, 96, GPT_VOCAB),
+        batch: 1536,
+        degrees: (8, 16, 1),
+        precision: Precision::Fp16,
+        tuned: tuned(MB, V1, FULL),
+        metric: Metric::MegatronTflops,
+        published: 138.0,
+        // Assumed: A100 80GB (Selene); no interleaving (the script sets no virtual stages); DDP (the script sets no distributed optimizer)
+        ..BASE
+    },
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),
