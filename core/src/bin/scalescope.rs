@@ -5,7 +5,7 @@ use scalescope_core::calibration;
 use scalescope_core::error::clip_echoes;
 use scalescope_core::findings;
 use scalescope_core::plan;
-use scalescope_core::scenario::{Config, Scenario};
+use scalescope_core::scenario::{Config, Scenario, Schedule};
 use scalescope_core::search::{search, sweep, Objective, Scaling, SearchSpace};
 use scalescope_core::timeline;
 use scalescope_core::validation;
@@ -183,9 +183,20 @@ fn validate() {
             } else {
                 format!(" ({})", modules.join(", "))
             };
+            let schedule = match l.parallel.schedule {
+                Schedule::OneFOneB | Schedule::Interleaved => {
+                    format!("v{}", l.parallel.virtual_stages)
+                }
+                s => String::from(s.key()),
+            };
+            let over = if c.run.fits_as_published {
+                " (costed over its memory)"
+            } else {
+                ""
+            };
             format!(
-                "mb{} v{} {:?}{modules}{off}",
-                l.micro_batch, l.parallel.virtual_stages, l.recompute
+                "mb{} {schedule} {:?}{modules}{off}{over}",
+                l.micro_batch, l.recompute
             )
         });
         outln!(

@@ -397,7 +397,9 @@ pub fn check(run: &Run) -> Check {
                 cfg.layout.recompute = recompute;
                 let p = &mut cfg.layout.parallel;
                 if v > 1 {
-                    if p.pp == 1 {
+                    // Tuned chunks interleave a 1F1B row; a row that names
+                    // its schedule keeps it.
+                    if p.pp == 1 || p.schedule != Schedule::OneFOneB {
                         continue;
                     }
                     p.schedule = Schedule::Interleaved;

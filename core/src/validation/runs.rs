@@ -692,14 +692,16 @@ const DEEPSEEK_V3_H800: Row = Row {
     dp: DataParallel::Zero1,
     precision: Precision::Fp8,
     schedule: Schedule::DualPipeV,
-    // Its memory savings beyond Megatron-Core's (the SwiGLU inputs and the attention output cached in fp8, Adam's moments in bf16, the parameters' moving average on the host) are not modelled: the model's memory puts the layout at 99 GiB of 80
+    // Its memory savings beyond Megatron-Core's (the SwiGLU inputs and the attention output cached in fp8, Adam's moments in bf16) are not modelled: the model's memory puts the layout at 99 GiB of 80 (with DualPipeV's one copy of the parameters, where DualPipe holds two)
     fits_as_published: true,
     experts: Some(ExpertKernels::GROUPED_LINEAR_BLOCKWISE),
     modules: crate::scenario::Modules::of(&[MlaUpProj, Layernorm, MoeAct]),
-    tuned: tuned(&[1, 2], V1, SELECTIVE),
+    // Assumed: micro-batch 1, the sequence of 4,096 tokens DeepEP's benchmarks of the pre-training setting take a batch to be (its memory is not asked, so no other is tried)
+    micro_batch: 1,
+    tuned: tuned(MB, V1, SELECTIVE),
     metric: Metric::TokensPerGpu,
     published: 272.80e9 / 86_400.0 / 2048.0,
-    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); the micro-batch not published: tuned; fp32 gradients (the report keeps them for accumulation). Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step), and the 20 of 132 SMs DeepEP's kernels hold
+    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); fp32 gradients (the report keeps them for accumulation); DeepEP's 20 of 132 SMs taken as NCCL's channels, held while the All-to-All runs. Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step)
     ..BASE
 };
 
