@@ -701,7 +701,7 @@ const DEEPSEEK_V3_H800: Row = Row {
     tuned: tuned(MB, V1, SELECTIVE),
     metric: Metric::TokensPerGpu,
     published: 272.80e9 / 86_400.0 / 2048.0,
-    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); fp32 gradients (the report keeps them for accumulation); DeepEP's 20 of 132 SMs taken as NCCL's channels, held while the All-to-All runs. Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step)
+    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); fp32 gradients (the report keeps them for accumulation); DeepEP's 20 of 132 SMs taken as NCCL's channels, held while the All-to-All runs; the routing's balance across the GPUs not published (its auxiliary-loss-free balancing): taken as even, the model's default. Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step)
     ..BASE
 };
 
@@ -732,6 +732,31 @@ const fn mlperf_gpt3(
             2048.0 * batch as f64 / seconds / gpus as f64,
         )
     }
+}
+
+/// NeMo's long-sequence table (`docs/source/performance/performance_summary.md`,
+/// "Long Input Sequences", container NeMo 24.03.01): Llama 2 7B on DGX
+/// H100 in FP8, micro-batch 1, the context grown from 4K to 1M tokens
+/// with the GPUs, tensor and context parallelism; tokens per second per
+/// GPU as published.
+const fn long_context(
+    name: &'static str,
+    gpus: u32,
+    (seq_len, batch): (u32, u32),
+    (tp, pp, cp): (u32, u32, u32),
+    tokens: f64,
+) -> Row {
+    nvidia(
+        name,
+        31,
+        llama(32, 4096, 32, 32, 11_008, 32_000),
+        gpus,
+        (seq_len, batch, 1),
+        (tp, pp, cp),
+        V1,
+        DataParallel::Zero1,
+        tokens,
+    )
 }
 
 /// MegaScale's Megatron-LM baseline (Jiang et al., NSDI 2024, Table 2):
@@ -1031,6 +1056,15 @@ pub const ROWS: &[Row] = &[
         // Assumed: A100 80GB (Selene); no interleaving (the script sets no virtual stages); DDP (the script sets no distributed optimizer)
         ..BASE
     },
+    // The table's rows: context, GPUs, batch, TP, PP, CP (its DP the rest; no interleaving). Left out: its 4K row on 4 GPUs, half a node, which a row here cannot hold
+    long_context("Llama 2 7B 8K context, 8 H100", 8, (8192, 512), (1, 2, 1), 13_907.0),
+    long_context("Llama 2 7B 16K context, 16 H100", 16, (16_384, 256), (2, 1, 1), 10_082.0),
+    long_context("Llama 2 7B 32K context, 32 H100", 32, (32_768, 128), (2, 1, 2), 6687.0),
+    long_context("Llama 2 7B 64K context, 64 H100", 64, (65_536, 64), (4, 1, 2), 4021.0),
+    long_context("Llama 2 7B 128K context, 128 H100", 128, (131_072, 32), (4, 1, 4), 2260.0),
+    long_context("Llama 2 7B 256K context, 256 H100", 256, (262_144, 16), (4, 1, 8), 1214.0),
+    long_context("Llama 2 7B 512K context, 512 H100", 512, (524_288, 8), (8, 1, 16), 635.0),
+    long_context("Llama 2 7B 1M context, 1024 H100", 1024, (1_048_576, 4), (8, 1, 32), 318.0),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),

@@ -303,7 +303,7 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
          (GPT-3, Llama 3.1, Nemotron-4), IBM's FSDP runs on 128 A100s, the \
          flash-attention repository's GPT-3 runs on 8 A100s, MT-NLG 530B, Megatron-LM's README \
          example and MegaScale's baseline of GPT 175B on A100s, ZeRO-3 under \
-         DeepSpeed of 2021, MLPerf's GPT-3 175B on 512 to 11,616 H100s, FlagPerf's Llama-2 7B under DeepSpeed's ZeRO-3 on 8 A800s and H800s, Megatron-Bridge's FP8, MXFP8 and NVFP4 runs on B200, GB200 and GB300 NVL72 (25.11, 26.02 and 26.04), and \
+         DeepSpeed of 2021, MLPerf's GPT-3 175B on 512 to 11,616 H100s, NeMo's Llama 2 7B at 8K to 1M tokens of context (a known gap), FlagPerf's Llama-2 7B under DeepSpeed's ZeRO-3 on 8 A800s and H800s, Megatron-Bridge's FP8, MXFP8 and NVFP4 runs on B200, GB200 and GB300 NVL72 (25.11, 26.02 and 26.04), and \
          MLPerf's Llama 3.1 405B and 8B on GB200 and GB300 (Blackwell's GEMM efficiency is H100's, cuDNN's attention measured on it), \
          DeepSeek-V3's own pre-training on 2,048 H800s, \
          and eight sources of mixture-of-experts runs beside it: Megatron-Bridge's DeepSeek-V3, GPT-OSS and \
