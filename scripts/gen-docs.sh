@@ -481,7 +481,7 @@ TEXT
 {
   echo "# Published training runs: measured vs model"
   echo
-  echo "Printed by \`scalescope validate\` from \`core/src/validation/runs.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on the runs of the first eight sources (\`docs/calibration.md\`); each of those sources is also predicted with constants fitted without it. The sources marked held out (twenty-four) joined after the fit and no constant has seen them, so their errors are the model's predictions of runs it was not fitted on. A source the model misses by far names the mechanism it is believed to lack (a known gap) and is summarised apart."
+  echo "Printed by \`scalescope validate\` from \`core/src/validation/runs.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on the runs of the first eight sources (\`docs/calibration.md\`); each of those sources is also predicted with constants fitted without it. The sources marked held out (twenty-six) joined after the fit and no constant has seen them, so their errors are the model's predictions of runs it was not fitted on. A source the model misses by far names the mechanism it is believed to lack (a known gap) and is summarised apart."
   echo
   echo '```'
   "$bin" validate
@@ -664,6 +664,28 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   3 8B at CP 2 on 8 H100s, a fitted row, is 17.8% fast the same way.
   The kernels of a run's year belong in the row, from a measurement of
   that year's kernel, before the gap closes.
+- **nemo-25-blackwell** (`megatron`): NVIDIA NeMo Framework's
+  performance summaries (the documentation's pages; their repository
+  copy is not stored): NeMo 25.02 on DGX-B200 and NeMo 25.04 on GB200
+  NVL72 in FP8 (25.04 names per-tensor current scaling), their dense
+  rows at the tables' layouts: GPT-3 175B, Llama 3 8B, 70B (B200 only:
+  25.04's runs FSDP with offloading or recomputation it does not name)
+  and 405B, Nemotron-4 15B and 340B. The first Blackwell releases of the
+  stack: GPT-3 175B lands within 1.3% on both, but the small and middle
+  models run slower than the model, most on B200 (Llama 3 8B +28%,
+  Nemotron-4 15B +36%, Llama 3 70B +20%), and Nemotron-4 340B on B200
+  14% faster. The same recipes ran faster in later releases: Llama 3 8B
+  on 8 B200s at 26,006 tokens per second per GPU in 25.02 and 30,624 in
+  Megatron-Bridge 25.11 (+18%), where the model gives 33,321 for both.
+  The model has one software release per stack, its constants fitted on
+  mature Hopper runs; what early Blackwell releases left unoptimised is
+  not separated here.
+- **nemo-25-mixtral** (`megatron`): the same tables' Mixtral 8x7B at EP 8
+  on 64 GPUs (Megatron-Core's alltoall dispatcher, NeMo's default then;
+  dropless routing assumed): +34% on B200 and +16% on GB200, 4.2 and
+  1.8 ms an MoE layer and micro-batch missing, under the known gap of
+  Megatron-Core's MoE layers. Both tables' Mixtral 8x22B rows print
+  their batch and micro-batch swapped and are left out.
 - **megascale** (`megatron-2021` profile): MegaScale (Jiang et al., NSDI
   2024), Table 2's Megatron-LM baseline rows: GPT 175B (96 layers,
   hidden 12,288, vocabulary 64,000) at TP 8, PP 8 with six chunks a

@@ -8,7 +8,8 @@
 use super::{Graphs, Metric, Row, Tuned};
 use crate::hardware::{Gpu, A100_40GB, A100_80GB, B200, GB200, GB300, H100};
 use crate::model::{
-    llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, LLAMA4_MAVERICK, QWEN3_235B_A22B, QWEN3_30B_A3B,
+    llama, Mlp, Model, DEEPSEEK_V3, GPT_OSS_120B, LLAMA4_MAVERICK, MIXTRAL_8X7B, QWEN3_235B_A22B,
+    QWEN3_30B_A3B,
 };
 use crate::scenario::Module::{Layernorm, MlaUpProj, MoeAct};
 use crate::scenario::{DataParallel, Precision, Recompute, Schedule};
@@ -1065,6 +1066,21 @@ pub const ROWS: &[Row] = &[
     long_context("Llama 2 7B 256K context, 256 H100", 256, (262_144, 16), (4, 1, 8), 1214.0),
     long_context("Llama 2 7B 512K context, 512 H100", 512, (524_288, 8), (8, 1, 16), 635.0),
     long_context("Llama 2 7B 1M context, 1024 H100", 1024, (1_048_576, 4), (8, 1, 32), 318.0),
+    // NeMo 25.02 on DGX-B200 and 25.04 on GB200 NVL72, FP8 (25.04: per-tensor current scaling), the tables' layouts; 25.04's Llama 3 70B row (FSDP, its offloading or recomputation not published) and both tables' Mixtral 8x22B rows (their batch and micro-batch printed swapped) left out
+    on(B200, nvidia("GPT-3 175B NeMo 25.02, 512 B200", 32, GPT3_175B, 512, (2048, 2048, 2), (4, 4, 1), &[6], DataParallel::Zero1, 1600.0)),
+    on(B200, nvidia("Llama 3 8B NeMo 25.02, 8 B200", 32, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 26_006.0)),
+    on(B200, nvidia("Llama 3 70B NeMo 25.02, 64 B200", 32, LLAMA3_70B, 64, (8192, 128, 1), (2, 4, 2), &[5], DataParallel::Zero1, 3062.0)),
+    on(B200, nvidia("Llama 3 405B NeMo 25.02, 128 B200", 32, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 625.0)),
+    on(B200, nvidia("Nemotron-4 15B NeMo 25.02, 64 B200", 32, nemotron(32, 6144, 48, 24_576), 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 14_760.0)),
+    on(B200, nvidia("Nemotron-4 340B NeMo 25.02, 128 B200", 32, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 4, 1), &[12], DataParallel::Zero1, 602.0)),
+    on(GB200, nvidia("GPT-3 175B NeMo 25.04, 128 GB200", 32, GPT3_175B, 128, (2048, 256, 2), (4, 4, 1), &[12], DataParallel::Zero1, 1804.0)),
+    on(GB200, nvidia("Llama 3 8B NeMo 25.04, 8 GB200", 32, LLAMA3_8B, 8, (8192, 128, 2), (1, 1, 1), V1, DataParallel::Zero1, 33_099.0)),
+    on(GB200, nvidia("Llama 3 405B NeMo 25.04, 128 GB200", 32, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 665.0)),
+    on(GB200, nvidia("Nemotron-4 15B NeMo 25.04, 64 GB200", 32, nemotron(32, 6144, 48, 24_576), 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 17_809.0)),
+    on(GB200, nvidia("Nemotron-4 340B NeMo 25.04, 128 GB200", 32, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 4, 1), &[12], DataParallel::Zero1, 737.0)),
+    // The same tables' Mixtral 8x7B at EP 8 (Megatron-Core's alltoall dispatcher, NeMo's default then; dropless routing assumed: the tables name neither)
+    alltoall(on(B200, ep(8, nvidia("Mixtral 8x7B NeMo 25.02, 64 B200", 33, MIXTRAL_8X7B, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 15_457.0)))),
+    alltoall(on(GB200, ep(8, nvidia("Mixtral 8x7B NeMo 25.04, 64 GB200", 33, MIXTRAL_8X7B, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),
