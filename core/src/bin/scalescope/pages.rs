@@ -236,8 +236,14 @@ fn runs(all: &[Check]) -> String {
             esc(c.run.name),
             c.run.stack.key(),
             c.run.metric.show(c.run.published),
-            c.model
-                .map_or_else(|| String::from("does not fit"), |m| c.run.metric.show(m)),
+            c.model.map_or_else(
+                || String::from("does not fit"),
+                |m| if c.run.fits_as_published {
+                    format!("{} (costed over its memory)", c.run.metric.show(m))
+                } else {
+                    c.run.metric.show(m)
+                }
+            ),
             c.difference()
                 .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
             if c.run.held_out {
