@@ -657,32 +657,36 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   land 18% fast at 8K and 73% fast at 1M, the miss growing as attention
   grows from a seventh of the work to nearly all of it. The model runs
   Transformer Engine's attention at cuDNN's measured rate of 2026 (0.68
-  of peak on H100); run at FlashAttention-2's measured rate on H100
-  (0.35) instead, every row lands within 5% (a sweep, not adopted: which
-  kernel that container's context parallelism ran, and at what rate
-  early 2024's cuDNN ran it, is not published here). NeMo 24.07's Llama
-  3 8B at CP 2 on 8 H100s, a fitted row, is 17.8% fast the same way.
-  The kernels of a run's year belong in the row, from a measurement of
-  that year's kernel, before the gap closes.
+  of peak on H100). A sweep of that one constant down to
+  FlashAttention-2's long-sequence rate on H100 (0.35, cuDNN's half
+  length kept) puts every row within 5%, and NeMo 24.07's Llama 3 8B at
+  CP 2 on 8 H100s, a fitted row now 17.8% fast, at -2.1%; it is not
+  adopted: which kernel that container's context parallelism ran, and at
+  what rate early 2024's cuDNN ran it, is not published. The kernels of
+  a run's year belong in the row, from a measurement of that year's
+  kernel, before the gap closes.
 - **nemo-25-blackwell** (`megatron`): NVIDIA NeMo Framework's
-  performance summaries (the documentation's pages; their repository
-  copy is not stored): NeMo 25.02 on DGX-B200 and NeMo 25.04 on GB200
+  performance summaries (the documentation's pages, read there; no
+  commit of them is recorded): NeMo 25.02 on DGX-B200 and NeMo 25.04 on GB200
   NVL72 in FP8 (25.04 names per-tensor current scaling), their dense
   rows at the tables' layouts: GPT-3 175B, Llama 3 8B, 70B (B200 only:
   25.04's runs FSDP with offloading or recomputation it does not name)
-  and 405B, Nemotron-4 15B and 340B. The first Blackwell releases of the
-  stack: GPT-3 175B lands within 1.3% on both, but the small and middle
-  models run slower than the model, most on B200 (Llama 3 8B +28%,
-  Nemotron-4 15B +36%, Llama 3 70B +20%), and Nemotron-4 340B on B200
-  14% faster. The same recipes ran faster in later releases: Llama 3 8B
-  on 8 B200s at 26,006 tokens per second per GPU in 25.02 and 30,624 in
-  Megatron-Bridge 25.11 (+18%), where the model gives 33,321 for both.
-  The model has one software release per stack, its constants fitted on
-  mature Hopper runs; what early Blackwell releases left unoptimised is
-  not separated here.
+  and 405B, Nemotron-4 15B and 340B. GPT-3 175B lands within 1.3% on
+  both, but the small and middle models run slower than the model, most
+  on B200 (Llama 3 8B +28%, Nemotron-4 15B +36%, Llama 3 70B +20%),
+  where Nemotron-4 340B runs 16% faster than the model gives it. The same
+  Llama 3 8B layout on 8 B200s ran 26,006 tokens per second per GPU in
+  25.02 and 30,624 in Megatron-Bridge 25.11 (+18%; 405B on 128, 625 and
+  661), where the model gives 33,321 for both; on 8 GB200s it ran 33,099
+  in 25.04 and 31,508 in 25.11 (-5%). The model has one software
+  release per stack; what moved between these releases is not
+  separated here.
 - **nemo-25-mixtral** (`megatron`): the same tables' Mixtral 8x7B at EP 8
-  on 64 GPUs (Megatron-Core's alltoall dispatcher, NeMo's default then;
-  dropless routing assumed): +34% on B200 and +16% on GB200, 4.2 and
+  on 64 GPUs, tokens dropped at capacity factor 1 and padded, as NeMo's
+  performance mode appends `MegatronTokenDropCallback` to its Mixtral
+  recipe, which needs Megatron-Core's alltoall dispatcher (read at a
+  later commit of NeMo's main branch, not at the releases' tags; dropless
+  routing gives the same numbers): +34% on B200 and +16% on GB200, 4.2 and
   1.8 ms an MoE layer and micro-batch missing, under the known gap of
   Megatron-Core's MoE layers. Both tables' Mixtral 8x22B rows print
   their batch and micro-batch swapped and are left out.
@@ -692,11 +696,16 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   stage, sequences of 2048, strong-scaled at a batch of 768 on 256 to
   1,024 GPUs and of 6,144 on 3,072 to 12,288; tokens per second per GPU
   from the published iteration time. The paper names "NVIDIA Ampere
-  GPUs" on eight 200 Gb/s NICs a server; its MFU implies 312 TFLOP/s, so
-  A100 80GB is assumed. Megatron-LM at commit 285068c8 is taken as the
+  GPUs" on eight 200 Gb/s NICs a server; its MFU implies 312 TFLOP/s,
+  which A100 and its export part A800 share: A100 80GB is assumed (as
+  A800, with NVLink at 400 GB/s, the source lands at 4.3% and its series
+  at -5.5% and -8.0%). Megatron-LM at commit 285068c8 is taken as the
   `megatron-2021` stack (FlashAttention-2 is among what MegaScale adds),
-  with the distributed optimizer and sequence parallelism; micro-batch
-  and recomputation are not published (tuned). The rows land within
+  with the distributed optimizer and sequence parallelism; that stack
+  blocks on tensor parallelism's backward collectives, where
+  Megatron-LM of 2023 already issued them beside the weight gradients
+  (taken so, the source lands at 7.9%, its series at -5.8% and -8.4%).
+  Micro-batch and recomputation are not published (tuned). The rows land within
   13% (6.4% mean), but both series miss: at a batch of 768 the published
   rate falls 16.0% per GPU from 256 to 1,024 GPUs where the model's falls
   5.7%, at 6,144 it falls 15.3% from 3,072 to 12,288 where the model's
@@ -718,7 +727,8 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   SwiGLU's output; 272.80 billion tokens a day, 1,542 tokens per second
   per GPU (the report's 180K GPU hours a trillion tokens is the same
   rate), a step of 19.9 s. DualPipe on 16 ranks is costed as DualPipeV
-  on 16 (the same bubble within one chunk's passes). The model's memory
+  on 16 (about the same bubble: DualPipe's formula puts DualPipeV's on 16
+  devices some 7% over DualPipe's). The model's memory
   puts the layout at 99 GiB of 80 (with DualPipeV's one copy of the
   parameters; DualPipe holds two): the run's own savings (the SwiGLU's
   inputs and attention's output cached in fp8, Adam's moments in bf16)

@@ -386,3 +386,21 @@ fn only_rows_whose_savings_the_model_lacks_are_costed_over_their_memory() {
         (Schedule::DualPipeV, 16, 64, 1)
     );
 }
+
+/// Tuned chunks per stage interleave a 1F1B row only: a row that names
+/// its schedule keeps it, and a chunk count it cannot take is not tried.
+#[test]
+fn a_row_naming_its_schedule_keeps_it_under_tuned_chunks() {
+    let mut run = validation::runs()
+        .into_iter()
+        .find(|r| r.name == "DeepSeek-V3, 2048 H800")
+        .unwrap();
+    run.tuned.virtual_stages = &[2, 1];
+    let l = validation::check(&run).layout.expect("costed at one chunk");
+    assert_eq!(
+        (l.parallel.schedule, l.parallel.virtual_stages),
+        (Schedule::DualPipeV, 1)
+    );
+    run.tuned.virtual_stages = &[2];
+    assert!(validation::check(&run).layout.is_none());
+}

@@ -394,6 +394,7 @@ const fn token_drop(mut m: Model) -> Model {
 }
 
 const MAVERICK_DROP: Model = token_drop(LLAMA4_MAVERICK);
+const MIXTRAL_DROP: Model = token_drop(MIXTRAL_8X7B);
 
 /// Tokens per second per GPU of a DGX Cloud Llama 4 recipe's published
 /// step time: sequences of 8192.
@@ -702,7 +703,7 @@ const DEEPSEEK_V3_H800: Row = Row {
     tuned: tuned(MB, V1, SELECTIVE),
     metric: Metric::TokensPerGpu,
     published: 272.80e9 / 86_400.0 / 2048.0,
-    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (the same bubble within one chunk's passes, half DualPipe's parameter copies); fp32 gradients (the report keeps them for accumulation); DeepEP's 20 of 132 SMs taken as NCCL's channels, held while the All-to-All runs; the routing's balance across the GPUs not published (its auxiliary-loss-free balancing): taken as even, the model's default. Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step)
+    // Assumed: DeepSeek's HAI-LLM taken as Megatron-Core's profile (deduplicating dispatch, as DeepEP's kernels send); DualPipe on 16 ranks taken as DualPipeV on 16 (about the same bubble, half DualPipe's parameter copies); fp32 gradients (the report keeps them for accumulation); DeepEP's 20 of 132 SMs taken as NCCL's channels, held while the All-to-All runs; the routing's balance across the GPUs not published (its auxiliary-loss-free balancing): taken as even, the model's default. Not modelled: the node-limited routing (at most 4 of 8 nodes a token: the model sends as random routing reaches, about 5), the multi-token-prediction module (one more layer and output head a step)
     ..BASE
 };
 
@@ -778,7 +779,7 @@ const fn megascale(name: &'static str, gpus: u32, batch: u32, seconds: f64) -> R
         tuned: tuned(&[1, 2], &[6], ANY),
         metric: Metric::TokensPerGpu,
         published: 2048.0 * batch as f64 / seconds / gpus as f64,
-        // Assumed: "NVIDIA Ampere GPUs" taken as A100 80GB on eight 200 Gb/s NICs a node (the paper's rails; its MFU implies 312 TFLOP/s); Megatron-LM at commit 285068c8 taken as the megatron-2021 stack (no FlashAttention: FlashAttention-2 is among what MegaScale adds), with the distributed optimizer and sequence parallelism; micro-batch and recomputation not published: tuned
+        // Assumed: "NVIDIA Ampere GPUs" taken as A100 80GB on eight 200 Gb/s NICs a node (the paper's rails; its MFU implies 312 TFLOP/s, which A800 shares: as A800 the source lands at 4.3%); Megatron-LM at commit 285068c8 taken as the megatron-2021 stack (no FlashAttention: FlashAttention-2 is among what MegaScale adds), with the distributed optimizer and sequence parallelism; micro-batch and recomputation not published: tuned
         ..BASE
     }
 }
@@ -1078,9 +1079,9 @@ pub const ROWS: &[Row] = &[
     on(GB200, nvidia("Llama 3 405B NeMo 25.04, 128 GB200", 32, LLAMA3_405B, 128, (8192, 64, 1), (4, 8, 2), &[8], DataParallel::Zero1, 665.0)),
     on(GB200, nvidia("Nemotron-4 15B NeMo 25.04, 64 GB200", 32, nemotron(32, 6144, 48, 24_576), 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 17_809.0)),
     on(GB200, nvidia("Nemotron-4 340B NeMo 25.04, 128 GB200", 32, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 4, 1), &[12], DataParallel::Zero1, 737.0)),
-    // The same tables' Mixtral 8x7B at EP 8 (Megatron-Core's alltoall dispatcher, NeMo's default then; dropless routing assumed: the tables name neither)
-    alltoall(on(B200, ep(8, nvidia("Mixtral 8x7B NeMo 25.02, 64 B200", 33, MIXTRAL_8X7B, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 15_457.0)))),
-    alltoall(on(GB200, ep(8, nvidia("Mixtral 8x7B NeMo 25.04, 64 GB200", 33, MIXTRAL_8X7B, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
+    // The same tables' Mixtral 8x7B at EP 8, tokens dropped at capacity factor 1 and padded: NeMo's performance mode appends MegatronTokenDropCallback to its Mixtral recipe, which needs Megatron-Core's alltoall dispatcher (read at a later commit of NeMo's main branch, not at the releases' tags)
+    alltoall(on(B200, ep(8, nvidia("Mixtral 8x7B NeMo 25.02, 64 B200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 15_457.0)))),
+    alltoall(on(GB200, ep(8, nvidia("Mixtral 8x7B NeMo 25.04, 64 GB200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),
