@@ -1082,6 +1082,10 @@ pub const ROWS: &[Row] = &[
     // The same tables' Mixtral 8x7B at EP 8, tokens dropped at capacity factor 1 and padded: NeMo's performance mode appends MegatronTokenDropCallback to its Mixtral recipe, which needs Megatron-Core's alltoall dispatcher (read at a later commit of NeMo's main branch, not at the releases' tags)
     alltoall(on(B200, ep(8, nvidia("Mixtral 8x7B NeMo 25.02, 64 B200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 15_457.0)))),
     alltoall(on(GB200, ep(8, nvidia("Mixtral 8x7B NeMo 25.04, 64 GB200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
+    // NeMo 24.09's and 24.12's H100 FP8 table (the 24.07 table's layouts, re-measured): its rows whose shapes the model has and which the fitted 24.07 source does not hold
+    nvidia("Llama 2 7B NeMo 24.09, 8 H100", 34, llama(32, 4096, 32, 32, 11_008, 32_000), 8, (4096, 128, 1), (1, 1, 1), V1, DataParallel::Zero1, 16_934.0),
+    nvidia("Llama 2 13B NeMo 24.09, 16 H100", 34, llama(40, 5120, 40, 40, 13_824, 32_000), 16, (4096, 128, 1), (1, 4, 1), &[10], DataParallel::Zero1, 8715.0),
+    nvidia("Nemotron-4 340B NeMo 24.09, 128 H100", 34, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], DataParallel::Zero1, 326.0),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),

@@ -306,7 +306,7 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
     h.push_str(
         ", so their rows are \
          predictions of runs no constant has seen: NVIDIA's BF16 recipes on H100 \
-         (GPT-3, Llama 3.1, Nemotron-4), IBM's FSDP runs on 128 A100s, the \
+         (GPT-3, Llama 3.1, Nemotron-4), NeMo 24.09's re-measured FP8 table on H100, IBM's FSDP runs on 128 A100s, the \
          flash-attention repository's GPT-3 runs on 8 A100s, MT-NLG 530B, Megatron-LM's README \
          example and MegaScale's baseline of GPT 175B (taken as A100s), ZeRO-3 under \
          DeepSpeed of 2021, MLPerf's GPT-3 175B on 512 to 11,616 H100s, NeMo's Llama 2 7B at 8K to 1M tokens of context (a known gap), FlagPerf's Llama-2 7B under DeepSpeed's ZeRO-3 on 8 A800s and H800s, Megatron-Bridge's FP8, MXFP8 and NVFP4 runs on B200, GB200 and GB300 NVL72 (25.11, 26.02 and 26.04), NeMo 25.02's and 25.04's dense runs on B200 and GB200, and \
