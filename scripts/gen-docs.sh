@@ -798,8 +798,14 @@ its ZeRO-1 sharded within a node has no data-parallel flavour here, and
 its ZeRO-1 across all 1,024 GPUs came out 91% fast.
 
 Left out, with the reason: torchtitan's December 2024 H100 tables, measured on
-96 GB H100s capped at 500 W, not the SXM part the model describes; and
-Megatron-LM's 2024 H100 table, published only as an image.
+96 GB H100s capped at 500 W, not the SXM part the model describes;
+Megatron-LM's 2024 H100 table, published only as an image; the Llama 3
+paper's context-parallel row (TP 8, CP 16, PP 16, DP 4 multiply to 8,192
+GPUs, where the row states 16,384); MLPerf's GPT-3 175B of v3.0 (its
+chunks per stage are set in a config it does not publish); OPT-175B's
+"up to 147 TFLOP/s per GPU" (a best case, not a measured step); and
+LLaMA-65B's 380 tokens per second per GPU on 2,048 A100s (no layout
+published).
 
 ## Where it misses
 
