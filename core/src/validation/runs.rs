@@ -291,7 +291,7 @@ const fn automodel(
 /// 235B-A22B on 256 GPUs (2048 sequences of 4096 tokens a step) from its
 /// step time.
 const fn zoo_step(seconds: f64) -> f64 {
-    2048.0 * 4096.0 / seconds / 256.0
+    step_tokens(4096, 2048, 256, seconds)
 }
 
 /// Tokens per second per GPU of a Qwen3 30B-A3B row (sequences of 4096)
@@ -399,7 +399,13 @@ const MIXTRAL_DROP: Model = token_drop(MIXTRAL_8X7B);
 /// Tokens per second per GPU of a DGX Cloud Llama 4 recipe's published
 /// step time: sequences of 8192.
 const fn llama4_tokens(batch: u32, gpus: u32, seconds: f64) -> f64 {
-    8192.0 * batch as f64 / seconds / gpus as f64
+    step_tokens(8192, batch, gpus, seconds)
+}
+
+/// Tokens per second per GPU of a published step time: `batch`
+/// sequences of `seq` tokens over `gpus` GPUs in `seconds`.
+const fn step_tokens(seq: u32, batch: u32, gpus: u32, seconds: f64) -> f64 {
+    seq as f64 * batch as f64 / seconds / gpus as f64
 }
 
 /// A row whose All-to-All hides behind another micro-batch's compute.
@@ -731,7 +737,7 @@ const fn mlperf_gpt3(
             (4, pp, 1),
             virtual_stages,
             DataParallel::Zero1,
-            2048.0 * batch as f64 / seconds / gpus as f64,
+            step_tokens(2048, batch, gpus, seconds),
         )
     }
 }
@@ -778,7 +784,7 @@ const fn megascale(name: &'static str, gpus: u32, batch: u32, seconds: f64) -> R
         dp: DataParallel::Zero1,
         tuned: tuned(&[1, 2], &[6], ANY),
         metric: Metric::TokensPerGpu,
-        published: 2048.0 * batch as f64 / seconds / gpus as f64,
+        published: step_tokens(2048, batch, gpus, seconds),
         // Assumed: "NVIDIA Ampere GPUs" taken as A100 80GB on eight 200 Gb/s NICs a node (the paper's rails; its MFU implies 312 TFLOP/s, which A800 shares: as A800 the source lands at 4.3%); Megatron-LM at commit 285068c8 taken as the megatron-2021 stack (no FlashAttention: FlashAttention-2 is among what MegaScale adds), with the distributed optimizer and sequence parallelism; micro-batch and recomputation not published: tuned
         ..BASE
     }
