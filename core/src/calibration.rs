@@ -113,6 +113,23 @@ pub const CUDNN_ATTENTION_EFFICIENCY_B200: f64 = 0.64;
 /// NVIDIA's Blackwell Ultra blog) and holds higher clocks under load
 /// (1,960 to 2,070 MHz in cudnn-frontend's records, GB200 1,690 to 1,900).
 pub const CUDNN_ATTENTION_EFFICIENCY_GB300: f64 = 0.70;
+/// GB200's sustained GEMM rate as a share of GB300's. The two parts have
+/// the same tensor cores, the same 152 SMs and the same datasheet bf16
+/// and fp8 rates; GB200 runs at 1200 W and GB300 at 1400. Azure's
+/// cuBLASLt fp8 tables (AI-benchmarking-guide, `Azure_Results`
+/// `ND_GB200_v6_results.md` and its GB300 twin; random data after 10,000
+/// warm-up iterations) give GB200 2,834.6, 2,876.6, 2,906.9 and 2,895.6
+/// TFLOP/s at 4096, 8192 and 16384 cubed and 6144 x 12288 x 12288, and
+/// GB300 3,257.0, 3,286.3, 3,308.5 and 3,279.5: 0.870 to 0.883, the
+/// mean taken. GB300 carries H100's fitted share of its datasheet rate
+/// and GB200 this share of that, for its GEMMs and FlashAttention-2
+/// (cuDNN's rate, [`CUDNN_ATTENTION_EFFICIENCY_B200`], is measured on
+/// GB200 itself). The same tables put GB300 at 0.951 of H100's share,
+/// a level the published GB300 runs do not bear out (they run 2% to 4%
+/// faster than H100's share gives), so only the ratio between the two
+/// Blackwell parts is carried. Measured, not fitted; B200 (1000 W, not
+/// in the tables) keeps H100's share.
+pub const GB200_SUSTAINED_SHARE: f64 = 0.877;
 /// Key/value length at which cuDNN's fused attention reaches half its
 /// long-sequence rate ([`ATTENTION_HALF_LENGTH`] is FlashAttention-2's):
 /// one value for the three GPUs above, fitted on their twelve points. Left

@@ -533,3 +533,40 @@ fn recompute_modules_drop_quantised_inputs_and_keep_scores_unless_named() {
     let got = kept - saved(&scores);
     assert!((got - fewer).abs() < 1e-9 * fewer, "{got} {fewer}");
 }
+
+/// GB200 and GB300 share tensor cores, SMs and datasheet bf16 and fp8
+/// rates; GB200's GEMMs sustain the mean of its four large-shape ratios
+/// to GB300's in Azure's cuBLASLt fp8 tables, and so a layer of dense
+/// fp8 work runs faster on GB300 by about that ratio's inverse.
+#[test]
+fn gb200_sustains_its_measured_share_of_gb300s_gemm_rate() {
+    use crate::calibration as cal;
+    use crate::hardware::{GB200, GB300};
+    // TFLOP/s at 4096, 8192, 16384 cubed and 6144 x 12288 x 12288.
+    let gb200 = [2834.6, 2876.6, 2906.9, 2895.6];
+    let gb300 = [3257.0, 3286.3, 3308.5, 3279.5];
+    let mean = gb200.iter().zip(gb300).map(|(a, b)| a / b).sum::<f64>() / 4.0;
+    assert!((mean - cal::GB200_SUSTAINED_SHARE).abs() < 5e-4, "{mean}");
+    let share = GB200.gemm_efficiency / GB300.gemm_efficiency;
+    assert!(
+        (share - cal::GB200_SUSTAINED_SHARE).abs() < 1e-12,
+        "{share}"
+    );
+    assert_eq!(GB300.gemm_efficiency, cal::GEMM_EFFICIENCY_H100);
+    assert_eq!(
+        (GB200.peak_bf16, GB200.peak_fp8),
+        (GB300.peak_bf16, GB300.peak_fp8)
+    );
+    // Llama-2 7B in fp8 on one tray of each at the same layout.
+    let run = |gpu| {
+        let mut cfg = crate::findings::base(gpu, 2, "llama2-7b", 16, 2);
+        cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
+        cfg.precision = crate::scenario::Precision::Fp8;
+        evaluate(&cfg).unwrap().tokens_per_s_per_gpu
+    };
+    let ratio = run(GB300) / run(GB200);
+    assert!(
+        ratio > 1.05 && ratio < 1.0 / cal::GB200_SUSTAINED_SHARE,
+        "{ratio}"
+    );
+}

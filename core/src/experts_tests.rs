@@ -280,12 +280,15 @@ fn deepseek_v3_on_256_gb200s_exposes_its_all_to_all() {
     p.schedule = crate::scenario::Schedule::Interleaved;
     p.virtual_stages = 4;
     p.dp = crate::scenario::DataParallel::Zero1;
-    cfg.layout.recompute = crate::scenario::Recompute::Full;
+    // The recipe's recomputation: the latent attention's up-projections.
+    cfg.layout.recompute = crate::scenario::Recompute::Selective;
+    cfg.layout.recompute_modules =
+        crate::scenario::Modules::of(&[crate::scenario::Module::MlaUpProj]);
     let r = crate::evaluate::evaluate(&cfg).unwrap();
     let ep = r.breakdown.ep;
     assert!(ep.exposed.0 > 0.0 && ep.total.0 >= ep.exposed.0);
     assert!(r.fits, "{:?}", r.memory);
-    // Megatron-Bridge 26.02 measures 3955 tokens/s per GPU.
+    // Megatron-Bridge 26.02 measures 3955 tokens/s per GPU at this setting.
     assert!(
         (r.tokens_per_s_per_gpu / 3955.0 - 1.0).abs() < 0.15,
         "{}",

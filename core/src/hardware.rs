@@ -271,6 +271,8 @@ pub const B200: Gpu = Gpu {
 /// record from each run's SM clock (8,192 bf16 FLOPs per SM per cycle)
 /// come to whole megahertz only at 152 (2,567.569 TFLOP/s at 2,062 MHz,
 /// 2,100.625 at 1,687), and Triton's GB300 support states 152 for GB300.
+/// Its GEMMs and FlashAttention-2 run at [`cal::GB200_SUSTAINED_SHARE`]
+/// of GB300's rate, as Azure's cuBLASLt tables measure the two.
 pub const GB200: Gpu = Gpu {
     id: "gb200-nvl72",
     name: "GB200 NVL72 (extrapolated)",
@@ -286,6 +288,8 @@ pub const GB200: Gpu = Gpu {
     gpus_per_node: 4,
     nvlink_domain: 72,
     tdp: Watts(1200.0),
+    gemm_efficiency: cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
     gemm_shape: cal::blackwell_gemm_shape(2500.0, 152.0),
     sm_count: 152,
     ..B200
@@ -306,6 +310,9 @@ pub const GB300: Gpu = Gpu {
     hbm: Bytes::gib(284_208.0 / 1024.0),
     network_per_node: Bandwidth::gb_s(4.0 * 100.0),
     tdp: Watts(1400.0),
+    // H100's fitted share: GB200's is this one's scaled by GB200_SUSTAINED_SHARE.
+    gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
     ..GB200
 };

@@ -112,6 +112,11 @@ pub const TABLE: &[Constant] = &[
         "the same benchmark on GB300 (1.09-1.11x GB200: Blackwell Ultra's doubled exponential units)"
     ),
     row!(
+        GB200_SUSTAINED_SHARE,
+        "-",
+        "Azure's cuBLASLt fp8 tables, GB200 over GB300 at four large shapes (0.870-0.883; same tensor cores and SMs, 1200 W against 1400): GB200's GEMMs and FlashAttention-2 at this share of H100's fitted efficiency, GB300's at it"
+    ),
+    row!(
         CUDNN_ATTENTION_HALF_LENGTH,
         "tokens",
         "fitted on the same benchmark's 12 points (H200, GB200, GB300); each GPU left out within 6%"
