@@ -860,7 +860,16 @@ published).
   tried both levels), so only the ratio between the two Blackwell parts
   is carried; which part of the tables to carry was decided with these
   published runs in view, so they are not a clean held-out test of it.
-  B200 (1000 W, not in the tables) keeps H100's share. Tensor
+  B200 (1000 W, not in the tables) keeps H100's share. The same tables
+  measure FlashAttention-2 (head width 128, batch 2, 8,192 tokens) at
+  373.9 TFLOP/s on GB200 and 399.7 on GB300 against 329.3 on H200: its
+  kernels use the MMA instructions of Ampere, so Blackwell's tensor
+  cores give it 1.14 and 1.21 times, not the datasheet's 2.53, and the
+  stacks that run it (the paper's, torchtitan's, DeepSpeed's and, as
+  FlashAttention 1, llm-foundry's) now do so on Blackwell; it had
+  carried H100's 0.35 of each part's peak. No published Blackwell run
+  here uses it (they run Transformer Engine's cuDNN attention), so no
+  row moves. Tensor
   parallelism's communication overlapped
   with its GEMMs (Transformer Engine's userbuffers, which NVIDIA's
   recipes set) was tried with the full derating: the fitted runs take it back (the H100

@@ -570,3 +570,18 @@ fn gb200_sustains_its_measured_share_of_gb300s_gemm_rate() {
         "{ratio}"
     );
 }
+
+/// FlashAttention-2 runs on Blackwell at its measured rate against
+/// H200's (Azure's tables), not at the datasheet's ratio: its absolute
+/// rate grows 1.14 and 1.21 times where the peak grows 2.53 times.
+#[test]
+fn flash_attention_2_on_blackwell_runs_at_its_measured_rate() {
+    use crate::hardware::{B200, GB200, GB300, H100};
+    let rate = |g: crate::hardware::Gpu| g.attention_efficiency * g.peak_bf16.0;
+    let h100 = rate(H100);
+    assert!((rate(GB200) / h100 - 373.9 / 329.3).abs() < 1e-9);
+    assert!((rate(GB300) / h100 - 399.7 / 329.3).abs() < 1e-9);
+    // B200 is GB200's die with 148 of its 152 SMs.
+    assert!((rate(B200) / rate(GB200) - 148.0 / 152.0).abs() < 1e-9);
+    assert!(rate(GB200) / h100 < 0.5 * GB200.peak_bf16.0 / H100.peak_bf16.0);
+}

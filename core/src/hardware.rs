@@ -16,8 +16,9 @@ pub struct Gpu {
     /// Human-readable name.
     pub name: &'static str,
     /// True for parts the paper did not measure (H200 and Blackwell): their
-    /// GEMM and FlashAttention-2 efficiencies are carried over from the
-    /// closest measured generation (cuDNN's attention is measured on each).
+    /// GEMM efficiency is carried over from H100 (GB200's scaled by its
+    /// measured share of GB300's); FlashAttention-2's and cuDNN's attention
+    /// rates are measured on each.
     pub extrapolated: bool,
     /// Peak dense tensor-core FLOP/s in bf16 (fp16 on V100).
     pub peak_bf16: FlopRate,
@@ -229,9 +230,9 @@ pub const H200: Gpu = Gpu {
     ..H100
 };
 
-/// B200 in a DGX B200 (extrapolated: GEMM and FlashAttention-2
-/// efficiencies carried over from H100; cuDNN's attention as measured on
-/// GB200, the same die).
+/// B200 in a DGX B200 (extrapolated: GEMM efficiency carried over from
+/// H100; FlashAttention-2 and cuDNN's attention as measured on GB200, the
+/// same die).
 /// Dense rates: half the HGX B200 table's figures with sparsity; fp4 as
 /// the DGX B200's 72 PFLOPS dense over 8 GPUs.
 pub const B200: Gpu = Gpu {
@@ -253,7 +254,11 @@ pub const B200: Gpu = Gpu {
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    // GB200's FlashAttention-2 rate per SM (148 of its 152) over B200's peak.
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
+        * cal::FLASH_ATTENTION_2_GB200_OVER_H100
+        * (148.0 / 152.0)
+        * (990.0 / 2250.0),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_B200,
     te_attention_half_length: cal::CUDNN_ATTENTION_HALF_LENGTH,
     sm_count: 148,
@@ -271,8 +276,8 @@ pub const B200: Gpu = Gpu {
 /// record from each run's SM clock (8,192 bf16 FLOPs per SM per cycle)
 /// come to whole megahertz only at 152 (2,567.569 TFLOP/s at 2,062 MHz,
 /// 2,100.625 at 1,687), and Triton's GB300 support states 152 for GB300.
-/// Its GEMMs and FlashAttention-2 run at [`cal::GB200_SUSTAINED_SHARE`]
-/// of GB300's rate, as Azure's cuBLASLt tables measure the two.
+/// Its GEMMs run at [`cal::GB200_SUSTAINED_SHARE`] of GB300's rate, as
+/// Azure's cuBLASLt tables measure the two.
 pub const GB200: Gpu = Gpu {
     id: "gb200-nvl72",
     name: "GB200 NVL72 (extrapolated)",
@@ -289,7 +294,9 @@ pub const GB200: Gpu = Gpu {
     nvlink_domain: 72,
     tdp: Watts(1200.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
+        * cal::FLASH_ATTENTION_2_GB200_OVER_H100
+        * (990.0 / 2500.0),
     gemm_shape: cal::blackwell_gemm_shape(2500.0, 152.0),
     sm_count: 152,
     ..B200
@@ -312,7 +319,9 @@ pub const GB300: Gpu = Gpu {
     tdp: Watts(1400.0),
     // H100's fitted share: GB200's is this one's scaled by GB200_SUSTAINED_SHARE.
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100,
+    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
+        * cal::FLASH_ATTENTION_2_GB300_OVER_H100
+        * (990.0 / 2500.0),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
     ..GB200
 };

@@ -360,7 +360,7 @@ pub(super) fn generations<DB: DrawingBackend>(
                     "{}{}\nMFU {} · exposed comm {}\n{} per GPU · {}\n{} per GPU · {}\n{}",
                     g.gpu.name,
                     if g.gpu.extrapolated {
-                        "\nextrapolated: GEMM and FlashAttention-2 efficiencies carried over from H100"
+                        "\nextrapolated: GEMM efficiency carried over from H100"
                     } else {
                         ""
                     },

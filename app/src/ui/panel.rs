@@ -89,7 +89,7 @@ fn cluster(page: Page) -> impl IntoView {
         g.extrapolated.then(|| {
             view! {
                 <p class="note" data-testid="extrapolated-note">
-                    {format!("{} was not measured in the paper: its GEMM and FlashAttention-2 efficiencies are carried over from H100 (GB200's at its measured share of GB300's); cuDNN's attention (Transformer Engine stacks) is measured.", g.name)}
+                    {format!("{} was not measured in the paper: its GEMM efficiency is carried over from H100 (GB200's at its measured share of GB300's); its attention kernels' rates are measured.", g.name)}
                 </p>
             }
         })

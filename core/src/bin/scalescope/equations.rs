@@ -491,7 +491,9 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM and FlashAttention-2 efficiencies (0.639 and 0.35; cuDNN's is measured on each) with \
+             any run: they carry H100's GEMM efficiency (0.639; GB200 at 0.877 of GB300's, as \
+             Azure's cuBLASLt tables measure the two; FlashAttention-2's and cuDNN's attention \
+             are measured on each) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
@@ -516,7 +518,7 @@ pub const SECTIONS: &[Section] = &[
         equations: &[],
         constants: &[
             "GEMM_EFFICIENCY_H100",
-            "ATTENTION_EFFICIENCY_H100",
+            "GB200_SUSTAINED_SHARE",
             "KERNEL_OVERHEAD_US",
             "RING_STEP_AT_SCALE_FACTOR",
             "OVERLAP_BANDWIDTH_SHARE",
