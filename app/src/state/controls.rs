@@ -271,19 +271,30 @@ impl Controls {
     /// GPUs per node after overrides.
     #[must_use]
     pub fn gpus_per_node(&self) -> u32 {
+        self.gpus_per_node_of(gpu_of(self))
+    }
+
+    /// GPUs per node of `gpu` under the what-if, if any.
+    fn gpus_per_node_of(&self, gpu: Gpu) -> u32 {
         self.overrides
             .gpus_per_node
-            .unwrap_or_else(|| gpu_of(self).gpus_per_node)
+            .unwrap_or(gpu.gpus_per_node)
             .max(1)
     }
 
     /// Global batch at `nodes` nodes.
     #[must_use]
     pub fn global_batch_at(&self, nodes: u32) -> u32 {
+        self.global_batch_on(nodes, gpu_of(self))
+    }
+
+    /// Global batch at `nodes` nodes of `gpu`: under weak scaling each of
+    /// its GPUs keeps the local batch (an NVL72 tray holds 4, a DGX 8).
+    fn global_batch_on(&self, nodes: u32, gpu: Gpu) -> u32 {
         match self.scaling {
             Scaling::Strong => self.global_batch,
             Scaling::Weak => {
-                let gpus = u64::from(nodes) * u64::from(self.gpus_per_node());
+                let gpus = u64::from(nodes) * u64::from(self.gpus_per_node_of(gpu));
                 u32::try_from(u64::from(self.local_batch) * gpus).unwrap_or(u32::MAX)
             }
         }
@@ -318,7 +329,8 @@ impl Controls {
                 ModelSpec::Custom(model)
             },
             seq_len: self.seq_len,
-            global_batch: self.global_batch_at(nodes),
+            global_batch: self
+                .global_batch_on(nodes, gpu_by_id(gpu).unwrap_or_else(|| gpu_of(self))),
             micro_batch: self.micro_batch,
             parallel: Parallel {
                 dp: self.dp,
@@ -382,5 +394,24 @@ mod tests {
         c.global_batch = 32;
         assert_eq!(c.global_batch_at(1), 32);
         assert_eq!(c.global_batch_at(256), 32);
+    }
+
+    /// Another GPU at the same node count keeps the local batch on each
+    /// of its GPUs: a DGX holds 8 where an NVL72 tray holds 4.
+    #[test]
+    fn weak_scaling_on_another_gpu_keeps_its_local_batch() {
+        let c = Controls {
+            gpu: "gb200-nvl72",
+            ..Controls::default()
+        };
+        let local = c.local_batch;
+        assert_eq!(
+            c.scenario_at(32, "gb200-nvl72").global_batch,
+            local * 32 * 4
+        );
+        assert_eq!(
+            c.scenario_at(32, "h100-sxm5-80gb").global_batch,
+            local * 32 * 8
+        );
     }
 }
