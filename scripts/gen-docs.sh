@@ -70,8 +70,9 @@ own code and papers, not from the paper and not from a fit.
   the three GPUs; left out, each GPU's four lengths are predicted within
   6% by a fit on the other two. GB300 runs it 1.09 to 1.11 times as fast
   as GB200 at the same datasheet rate: Blackwell Ultra doubles the
-  special-function units' exponentials, and GB300 holds higher clocks
-  under load. Each GPU's four lengths land within 2.2% (H200), 4.2%
+  special-function units' exponentials, and GB300 runs at 1400 W to
+  GB200's 1200 (its GEMMs sustain 1.14 times GB200's rate in Azure's
+  cuBLASLt tables). Each GPU's four lengths land within 2.2% (H200), 4.2%
   (GB200) and 2.4% (GB300) of the fitted curve. It replaced 0.55 on every Hopper
   and Blackwell GPU at FlashAttention-2's half length of 400 (TE's own H100
   benchmark, 1.59 times FlashAttention-2 at 8k), which ran short contexts

@@ -174,7 +174,7 @@ pub const SECTIONS: &[Section] = &[
              CUTLASS attention on V100); stacks that run attention through Transformer Engine \
              (Megatron-LM today) get cuDNN's fused attention on Hopper and later, as NVIDIA's \
              cuDNN benchmarks measure it: 0.68 on H100, 0.64 on B200 and GB200, 0.70 on GB300 \
-             (twice the exponential units, higher clocks). FlashAttention 1, which llm-foundry's \
+             (twice the exponential units, 1400 W to GB200's 1200). FlashAttention 1, which llm-foundry's \
              MPT tables ran, takes twice FlashAttention-2's time (the FlashAttention-2 paper: \
              \"around 2x faster\"): attention then runs below the GEMMs' rate, so their MFU \
              falls as the context grows (MPT 1B on 8 H100s: 41.8% at 2k tokens, 33.5% at \
