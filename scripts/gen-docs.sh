@@ -820,19 +820,26 @@ published).
   kernel at this shape is published.
 - **Blackwell's sustained GEMM rate: the ratio of GB200 to GB300,
   measured, adopted.** GB200 and GB300 have the same tensor cores, the
-  same 152 SMs and the same datasheet bf16 and fp8 rates; GB200 runs at
-  1200 W and GB300 at 1400. Azure's cuBLASLt fp8 tables
+  same 152 SMs and the same datasheet bf16 and fp8 rates. Azure's
+  cuBLASLt fp8 tables
   (AI-benchmarking-guide, random data after 10,000 warm-up iterations)
   sustain 2,834.6 to 2,906.9 TFLOP/s on GB200 and 3,257.0 to 3,308.5 on
   GB300 at 4096, 8192 and 16384 cubed and 6144 x 12288 x 12288: GB200
-  at 0.870 to 0.883 of GB300 (`GB200_SUSTAINED_SHARE`, 0.877). GB300
-  carries H100's fitted share of its datasheet rate and GB200 0.877 of
-  that, for its GEMMs and FlashAttention-2. The published runs that put
-  both parts at one layout had asked for it: GB300 ran 1.14 to 1.27
+  at 0.870 to 0.883 of GB300 (`GB200_SUSTAINED_SHARE`, 0.877). The two
+  ran at 1200 W and 1400 W and under different software (CUDA 12.8 and
+  driver 570 against 13.0 and 580; earlier copies of the GB200 table had
+  2,695.0 and 2,819.5 at 16384 cubed): which of the two sets the ratio is
+  not separated. GB300 carries H100's fitted share of its datasheet rate
+  and GB200 0.877 of that, for its GEMMs. The published runs that put
+  both parts at one layout run GB300 faster than the model had it: 1.14 to 1.27
   times GB200's rate on dense fp8 and MXFP8 work (MLPerf's 8B on one
   rack 1.14, Megatron-Bridge 25.11 and 26.04 1.19 to 1.27; 1.05 for
   25.11's 70B under FSDP, which offloads twice the layers on GB200),
-  where the model gave 1.01 to 1.12; it now gives 1.06 to 1.24. With it the
+  where the model gave 1.01 to 1.12; it now gives 1.06 to 1.24. Of the 42
+  GB200 rows, 30 move closer and 12 further (MLPerf's NVFP4 405B from 9%
+  to 17% slow and its NVFP4 8B from 4% to 11%, Megatron-Bridge 26.04's
+  MXFP8 405B from 1% fast to 9% slow, NeMo 25.04's GPT-3 175B from 0% to
+  9% slow). With it the
   published runs go from 12.6% to 11.7% mean error, the held-out ones
   from 14.5% to 13.5%, the Blackwell rows from 15.7% to 13.6%, the 45
   dense Blackwell rows from 10.1% to 9.4% and the mixture-of-experts
@@ -847,9 +854,10 @@ published).
   2.6 times fp8 on both parts (GB200 7,627.6 against 2,906.9 TFLOP/s at
   16384 cubed, GB300 8,640.3 against 3,308.5), though GB300's datasheet
   fp4 is three times its fp8 and GB200's twice, while the model carries
-  Transformer Engine's B300 measurement (fp4 at 0.65 of its own peak's
-  share) to both. Giving GB200 GB300's multiple of fp8 (a share of
-  0.975) took the 405B NVFP4 rows on GB200 from 23% and 16% slow to 2%
+  Transformer Engine's B300 measurement (fp4 at 0.65 of fp8's share of
+  its own peak) to both. Giving GB200 and B200 (the same die, whose datasheet
+  fp4 is also twice its fp8) GB300's multiple of fp8 (a share of 0.975)
+  took the 405B NVFP4 rows on GB200 from 23% and 16% slow to 2%
   and 7% fast and MLPerf's 8B from 11% slow to 9% fast, but the 70B rows
   (TP 2 on GB200, 1 on GB300) from 4% fast and 5% slow to 34% and 22%
   fast, and the published runs from 11.7% to 11.8%: not adopted
@@ -861,11 +869,16 @@ published).
   tried both levels), so only the ratio between the two Blackwell parts
   is carried; which part of the tables to carry was decided with these
   published runs in view, so they are not a clean held-out test of it.
-  B200 (1000 W, not in the tables) keeps H100's share. The same tables
+  B200 (1000 W, not in the tables) keeps H100's share, so the model has
+  it sustain 1,438 TFLOP/s of large bf16 GEMM against GB200's 1,401
+  though it runs at less power; its dense rows run from 14% faster to
+  36% slower than the model (the early NeMo 25.02 ones furthest), most of
+  them slower, which a derating like GB200's would narrow, but no
+  measurement of B200 backs one. The same tables
   measure FlashAttention-2 (head width 128, batch 2, 8,192 tokens) at
-  373.9 TFLOP/s on GB200 and 399.7 on GB300 against 329.3 on H200: its
-  kernels use the MMA instructions of Ampere, so Blackwell's tensor
-  cores give it 1.14 and 1.21 times, not the datasheet's 2.53, and the
+  373.9 TFLOP/s on GB200 and 399.7 on GB300 against 329.3 on H200 (forward
+  and backward, causal): 1.14 and 1.21 times, not the datasheet's 2.53,
+  likely because its kernels are built on Ampere's MMA instructions; the
   stacks that run it (the paper's, torchtitan's, DeepSpeed's and, as
   FlashAttention 1, llm-foundry's) now do so on Blackwell; it had
   carried H100's 0.35 of each part's peak. No published Blackwell run

@@ -12,6 +12,26 @@
 /// training step's GEMMs share the GPU with NCCL and run at lower clocks
 /// under power limits.
 pub const GEMM_EFFICIENCY_H100: f64 = 0.639;
+/// GB200's sustained GEMM rate as a share of GB300's. The two parts have
+/// the same tensor cores, the same 152 SMs and the same datasheet bf16
+/// and fp8 rates. Azure's cuBLASLt fp8 tables (AI-benchmarking-guide,
+/// `Azure_Results/ND_GB200_v6_results.md` and its GB300 twin; random
+/// data after 10,000 warm-up iterations) give GB200 2,834.6, 2,876.6,
+/// 2,906.9 and 2,895.6 TFLOP/s at 4096, 8192 and 16384 cubed and 6144 x
+/// 12288 x 12288, and GB300 3,257.0, 3,286.3, 3,308.5 and 3,279.5: 0.870
+/// to 0.883, the mean taken. The two ran at 1200 W and 1400 W, and also
+/// under different software (CUDA 12.8 and driver 570 against 13.0 and
+/// 580; earlier copies of the GB200 table had 2,695.0 and 2,819.5 at 16384
+/// cubed): which of the two sets the ratio is not separated. GB300 carries
+/// H100's fitted share of its datasheet rate and GB200 this share of that,
+/// for its GEMMs. The same tables put GB300 at 0.951 of H100's share, a
+/// level the published GB300 runs do not bear out (they run 2% to 4%
+/// faster than H100's share gives), so only the ratio between the two
+/// Blackwell parts is carried, a choice made with those runs in view.
+/// Measured, not fitted. B200 (1000 W, not in the tables) keeps H100's
+/// share, so the model has it sustain slightly more than GB200 (1,438
+/// against 1,401 TFLOP/s of large bf16 GEMM) though it runs at less power.
+pub const GB200_SUSTAINED_SHARE: f64 = 0.877;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
 /// A100, before its shape ([`GEMM_SHAPE_A100`]). Fitted on the published
 /// runs with the H100 value; the best measured matmuls reach 0.85 to 0.87
@@ -91,19 +111,18 @@ pub const GEMM_SHAPE_A100: crate::hardware::GemmShape = crate::hardware::GemmSha
 /// FlashAttention-2 forward and backward on H100: about 35% of peak (the
 /// FlashAttention-3 paper's measurement of FlashAttention-2 on H100).
 pub const ATTENTION_EFFICIENCY_H100: f64 = 0.35;
-/// FlashAttention-2's rate on GB200 and on GB300 over its rate on H200,
-/// whose tensor cores are H100's: Azure's AI-benchmarking-guide tables
-/// (head width 128, batch 2, 8,192 tokens) run it at 373.9 and 399.7
-/// TFLOP/s against 329.3. FlashAttention-2's kernels are built on the
-/// warp-level MMA instructions Ampere introduced (its CUTLASS `SM80`
-/// atoms), not Hopper's or Blackwell's own tensor-core paths, so it
-/// gains 1.14 and 1.21 times where the datasheet gains 2.53: 0.157 and
-/// 0.168 of the two parts' bf16 peaks at [`ATTENTION_EFFICIENCY_H100`]'s
-/// 0.35 on H100. B200, the same die, runs GB200's rate per SM. Measured,
-/// not fitted.
-pub const FLASH_ATTENTION_2_GB200_OVER_H100: f64 = 373.9 / 329.3;
-/// The same tables' GB300 over H200.
-pub const FLASH_ATTENTION_2_GB300_OVER_H100: f64 = 399.7 / 329.3;
+/// FlashAttention-2's rate on GB200 over its rate on H200, whose tensor
+/// cores are H100's: Azure's AI-benchmarking-guide tables (forward and
+/// backward, causal, head width 128, batch 2, 8,192 tokens) run it at
+/// 373.9 TFLOP/s against 329.3, 1.135 times where the datasheet gains
+/// 2.53, likely because its kernels are built on the warp-level MMA
+/// instructions Ampere introduced (CUTLASS's `SM80` atoms), not on Hopper's
+/// or Blackwell's own tensor-core paths. B200, GB200's die, runs GB200's
+/// rate per SM ([`crate::hardware::flash_attention_2_on`]). Measured, not
+/// fitted.
+pub const FLASH_ATTENTION_2_GB200_OVER_H200: f64 = 1.135;
+/// The same tables' GB300 over H200: 399.7 TFLOP/s, 1.214 times.
+pub const FLASH_ATTENTION_2_GB300_OVER_H200: f64 = 1.214;
 /// cuDNN's fused attention on Hopper and later, which Transformer Engine
 /// prefers there over FlashAttention (TE `attention.py`: "Disabling
 /// FlashAttention to give FusedAttention preference on Hopper+", since TE
@@ -123,26 +142,9 @@ pub const CUDNN_ATTENTION_EFFICIENCY_B200: f64 = 0.64;
 /// length within 2.4%: 1.09 to 1.11 times GB200's rate at the same
 /// datasheet peak, where Blackwell Ultra doubles the special-function
 /// units' exponentials ("up to 2x faster attention-layer compute",
-/// NVIDIA's Blackwell Ultra blog) and runs at 1400 W to GB200's 1200
-/// (its GEMMs sustain 1.14 times GB200's rate: [`GB200_SUSTAINED_SHARE`]).
+/// NVIDIA's Blackwell Ultra blog); its GEMMs also sustain 1.14 times
+/// GB200's rate ([`GB200_SUSTAINED_SHARE`]).
 pub const CUDNN_ATTENTION_EFFICIENCY_GB300: f64 = 0.70;
-/// GB200's sustained GEMM rate as a share of GB300's. The two parts have
-/// the same tensor cores, the same 152 SMs and the same datasheet bf16
-/// and fp8 rates; GB200 runs at 1200 W and GB300 at 1400. Azure's
-/// cuBLASLt fp8 tables (AI-benchmarking-guide, `Azure_Results`
-/// `ND_GB200_v6_results.md` and its GB300 twin; random data after 10,000
-/// warm-up iterations) give GB200 2,834.6, 2,876.6, 2,906.9 and 2,895.6
-/// TFLOP/s at 4096, 8192 and 16384 cubed and 6144 x 12288 x 12288, and
-/// GB300 3,257.0, 3,286.3, 3,308.5 and 3,279.5: 0.870 to 0.883, the
-/// mean taken. GB300 carries H100's fitted share of its datasheet rate
-/// and GB200 this share of that, for its GEMMs (its attention kernels'
-/// rates are measured on GB200 itself:
-/// [`CUDNN_ATTENTION_EFFICIENCY_B200`], [`FLASH_ATTENTION_2_GB200_OVER_H100`]). The same tables put GB300 at 0.951 of H100's share,
-/// a level the published GB300 runs do not bear out (they run 2% to 4%
-/// faster than H100's share gives), so only the ratio between the two
-/// Blackwell parts is carried. Measured, not fitted; B200 (1000 W, not
-/// in the tables) keeps H100's share.
-pub const GB200_SUSTAINED_SHARE: f64 = 0.877;
 /// Key/value length at which cuDNN's fused attention reaches half its
 /// long-sequence rate ([`ATTENTION_HALF_LENGTH`] is FlashAttention-2's):
 /// one value for the three GPUs above, fitted on their twelve points. Left

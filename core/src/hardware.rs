@@ -17,8 +17,8 @@ pub struct Gpu {
     pub name: &'static str,
     /// True for parts the paper did not measure (H200 and Blackwell): their
     /// GEMM efficiency is carried over from H100 (GB200's scaled by its
-    /// measured share of GB300's); FlashAttention-2's and cuDNN's attention
-    /// rates are measured on each.
+    /// measured share of GB300's); their attention kernels run at rates
+    /// measured on H200 (H100's tensor cores), GB200 (B200's die) and GB300.
     pub extrapolated: bool,
     /// Peak dense tensor-core FLOP/s in bf16 (fp16 on V100).
     pub peak_bf16: FlopRate,
@@ -254,11 +254,12 @@ pub const B200: Gpu = Gpu {
     idle: Watts(100.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
-    // GB200's FlashAttention-2 rate per SM (148 of its 152) over B200's peak.
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
-        * cal::FLASH_ATTENTION_2_GB200_OVER_H100
-        * (148.0 / 152.0)
-        * (990.0 / 2250.0),
+    // GB200's FlashAttention-2 rate per SM, on 148 SMs.
+    attention_efficiency: flash_attention_2_on(
+        2250.0,
+        148.0,
+        cal::FLASH_ATTENTION_2_GB200_OVER_H200,
+    ),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_B200,
     te_attention_half_length: cal::CUDNN_ATTENTION_HALF_LENGTH,
     sm_count: 148,
@@ -294,9 +295,11 @@ pub const GB200: Gpu = Gpu {
     nvlink_domain: 72,
     tdp: Watts(1200.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
-        * cal::FLASH_ATTENTION_2_GB200_OVER_H100
-        * (990.0 / 2500.0),
+    attention_efficiency: flash_attention_2_on(
+        2500.0,
+        152.0,
+        cal::FLASH_ATTENTION_2_GB200_OVER_H200,
+    ),
     gemm_shape: cal::blackwell_gemm_shape(2500.0, 152.0),
     sm_count: 152,
     ..B200
@@ -306,10 +309,11 @@ pub const GB200: Gpu = Gpu {
 /// and NVLink fabric with 288 GB of HBM3e per GPU (284,208 MiB usable in
 /// NVIDIA's MLPerf system description), a ConnectX-8 800 Gb/s
 /// NIC per GPU, GB200's 152 SMs (of the die's 160) and 1400 W
-/// (third-party reports of NVIDIA's figures). Its BF16 and FP8 tensor rates are the GB200's; the gain is
-/// in FP4: 15 PFLOPS dense NVFP4 (NVIDIA's Blackwell Ultra blog), and in
-/// attention, whose exponentials run twice as fast and whose clocks hold
-/// higher under load (cuDNN's, measured).
+/// (third-party reports of NVIDIA's figures). Its BF16 and FP8 datasheet
+/// rates are the GB200's; it gains in FP4 (15 PFLOPS dense NVFP4, NVIDIA's
+/// Blackwell Ultra blog), in attention, whose exponentials run twice as
+/// fast (cuDNN's and FlashAttention-2's rates, measured), and in the GEMM
+/// rate it sustains ([`cal::GB200_SUSTAINED_SHARE`]).
 pub const GB300: Gpu = Gpu {
     id: "gb300-nvl72",
     name: "GB300 NVL72 (extrapolated)",
@@ -319,12 +323,24 @@ pub const GB300: Gpu = Gpu {
     tdp: Watts(1400.0),
     // H100's fitted share: GB200's is this one's scaled by GB200_SUSTAINED_SHARE.
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
-    attention_efficiency: cal::ATTENTION_EFFICIENCY_H100
-        * cal::FLASH_ATTENTION_2_GB300_OVER_H100
-        * (990.0 / 2500.0),
+    attention_efficiency: flash_attention_2_on(
+        2500.0,
+        152.0,
+        cal::FLASH_ATTENTION_2_GB300_OVER_H200,
+    ),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
     ..GB200
 };
+
+/// FlashAttention-2's efficiency on a Blackwell part of `peak_bf16`
+/// TFLOP/s over `sms` SMs, whose measured rate per SM is `over_h200` times
+/// H200's (GB200's and GB300's 152 SMs; H200's rate is H100's, at
+/// [`cal::ATTENTION_EFFICIENCY_H100`] of its peak).
+#[must_use]
+pub const fn flash_attention_2_on(peak_bf16: f64, sms: f64, over_h200: f64) -> f64 {
+    let h100 = H100.peak_bf16.0 / 1e12;
+    cal::ATTENTION_EFFICIENCY_H100 * over_h200 * (sms / 152.0) * (h100 / peak_bf16)
+}
 
 /// Every built-in GPU, oldest first.
 pub const GPUS: [Gpu; 8] = [V100, A100_40GB, A100_80GB, H100, H200, B200, GB200, GB300];

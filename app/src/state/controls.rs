@@ -402,6 +402,7 @@ mod tests {
     fn weak_scaling_on_another_gpu_keeps_its_local_batch() {
         let c = Controls {
             gpu: "gb200-nvl72",
+            scaling: Scaling::Weak,
             ..Controls::default()
         };
         let local = c.local_batch;

@@ -97,12 +97,12 @@ pub const TABLE: &[Constant] = &[
         "FlashAttention-3 paper: FlashAttention-2 reaches ~35% of H100 peak"
     ),
     row!(
-        FLASH_ATTENTION_2_GB200_OVER_H100,
+        FLASH_ATTENTION_2_GB200_OVER_H200,
         "-",
-        "Azure's AI-benchmarking-guide: FlashAttention-2 (head width 128, batch 2, 8k tokens) at 373.9 TFLOP/s on GB200 against 329.3 on H200; its Ampere-era MMA instructions gain 1.14x where the datasheet gains 2.53x (B200 at GB200's rate per SM)"
+        "Azure's AI-benchmarking-guide: FlashAttention-2 (fwd+bwd, causal, head width 128, batch 2, 8k tokens) at 373.9 TFLOP/s on GB200 against 329.3 on H200, where the datasheet gains 2.53x (B200 at GB200's rate per SM)"
     ),
     row!(
-        FLASH_ATTENTION_2_GB300_OVER_H100,
+        FLASH_ATTENTION_2_GB300_OVER_H200,
         "-",
         "the same tables: 399.7 TFLOP/s on GB300"
     ),
@@ -124,7 +124,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         GB200_SUSTAINED_SHARE,
         "-",
-        "Azure's cuBLASLt fp8 tables, GB200 over GB300 at four large shapes (0.870-0.883; same tensor cores and SMs, 1200 W against 1400): GB200's GEMMs at this share of H100's fitted efficiency, GB300's at it"
+        "Azure's cuBLASLt fp8 tables, GB200 over GB300 at four large shapes (0.870-0.883; same tensor cores, SMs and datasheet rates; 1200 W against 1400 and different CUDA releases): GB300's GEMMs carry H100's fitted efficiency, GB200's this share of it"
     ),
     row!(
         CUDNN_ATTENTION_HALF_LENGTH,

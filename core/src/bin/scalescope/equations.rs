@@ -204,8 +204,8 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 248 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.639 (H100, H200, Blackwell), 0.724 (A100), 0.64 (V100)",
-            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200, Blackwell), \
+            "η_gemm = 0.639 (H100, H200, B200, GB300), 0.560 (GB200: 0.877 of GB300's), 0.724 (A100), 0.64 (V100)",
+            "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200), 0.170 (B200), 0.157 (GB200), 0.168 (GB300), \
              0.6 (A100), 0.4 (V100); halved under FlashAttention 1;  cuDNN (Transformer Engine, \
              Hopper and later): 0.68 (H100, H200), 0.64 (B200, GB200), 0.70 (GB300) × L_kv ÷ (L_kv + 1500)",
             "t_attn = 2 × T × s × h ÷ tp ÷ (peak_bf16 × η_attn) + cp × t_0   (causal: half the \
@@ -493,7 +493,7 @@ pub const SECTIONS: &[Section] = &[
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
              any run: they carry H100's GEMM efficiency (0.639; GB200 at 0.877 of GB300's, as \
              Azure's cuBLASLt tables measure the two; FlashAttention-2's and cuDNN's attention \
-             are measured on each) with \
+             run at rates measured on H200, GB200 and GB300, B200 at GB200's) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
