@@ -557,7 +557,7 @@ fn gb200_sustains_its_measured_share_of_gb300s_gemm_rate() {
         (GB200.peak_bf16, GB200.peak_fp8),
         (GB300.peak_bf16, GB300.peak_fp8)
     );
-    // Llama-2 7B in fp8 on one tray of each at the same layout.
+    // Llama-2 7B in fp8 on two trays of each at the same layout.
     let run = |gpu| {
         let mut cfg = crate::findings::base(gpu, 2, "llama2-7b", 16, 2);
         cfg.stack = crate::stack::Stack::of(crate::stack::StackId::Megatron);
