@@ -11,7 +11,7 @@
 /// reach 0.80 to 0.84 of the bf16 peak; the fit sits below them because a
 /// training step's GEMMs share the GPU with NCCL and run at lower clocks
 /// under power limits.
-pub const GEMM_EFFICIENCY_H100: f64 = 0.639;
+pub const GEMM_EFFICIENCY_H100: f64 = 0.647;
 /// GB200's sustained GEMM rate as a share of GB300's. The two parts have
 /// the same tensor cores, the same 152 SMs and the same datasheet bf16
 /// and fp8 rates. Azure's cuBLASLt fp8 tables (AI-benchmarking-guide,
@@ -29,8 +29,8 @@ pub const GEMM_EFFICIENCY_H100: f64 = 0.639;
 /// faster than H100's share gives), so only the ratio between the two
 /// Blackwell parts is carried, a choice made with those runs in view.
 /// Measured, not fitted. B200 (1000 W, not in the tables) keeps H100's
-/// share, so the model has it sustain slightly more than GB200 (1,438
-/// against 1,401 TFLOP/s of large bf16 GEMM) though it runs at less power.
+/// share, so the model has it sustain slightly more than GB200 (1,456
+/// against 1,419 TFLOP/s of large bf16 GEMM) though it runs at less power.
 pub const GB200_SUSTAINED_SHARE: f64 = 0.877;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
 /// A100, before its shape ([`GEMM_SHAPE_A100`]). Fitted on the published
@@ -134,6 +134,16 @@ pub const FLASH_ATTENTION_2_GB300_OVER_H200: f64 = 1.214;
 /// Fitted with [`CUDNN_ATTENTION_HALF_LENGTH`] on its four lengths (each
 /// within 2.2%); not fitted on any training run.
 pub const CUDNN_ATTENTION_EFFICIENCY_H100: f64 = 0.68;
+/// cuDNN's fused attention on H100 as it ran in 2024, for runs of that
+/// year's containers (NeMo 24.03 to 24.09, Transformer Engine 1.3 to 1.9,
+/// which prefer cuDNN on Hopper since TE PR 497): the FlashAttention-3
+/// paper's cuDNN baseline (July 2024; H100 SXM5, bf16, head width 128,
+/// causal) runs at 518 to 539 TFLOP/s forward and 499 to 518 backward at
+/// 4k to 16k tokens (read from a transcription of its figures), about
+/// 0.52 of the peak, forward and backward weighted as the model weighs
+/// them. Measured, not fitted; a validation row names the year
+/// ([`crate::validation::Row`]'s `cudnn_2024`).
+pub const CUDNN_ATTENTION_EFFICIENCY_H100_2024: f64 = 0.52;
 /// The same benchmark on GB200 (`gb200_919_only_cudnn` @ df73764a), each
 /// length within 4.2%; B200 is the same die (148 SMs enabled to GB200's
 /// 152, at 1000 W to its 1200).
@@ -363,7 +373,7 @@ pub const OVERLAP_BANDWIDTH_SHARE: f64 = 0.15;
 /// traffic (Megatron-LM, llm-foundry, torchtitan). Fitted on the published
 /// runs with the GEMM efficiencies (`scalescope validate` prints the fit
 /// and its leave-one-source-out error); the paper's stack keeps its own.
-pub const TUNED_OVERLAP_SHARE: f64 = 0.385;
+pub const TUNED_OVERLAP_SHARE: f64 = 0.380;
 /// Share of the NVLink bus rate that a data-parallel collective confined to
 /// one node (FSDP on one node, HSDP's shards) reaches while compute runs
 /// beside it. The paper has no single-node FSDP run. Calibrated on MosaicML

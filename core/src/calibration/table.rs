@@ -112,6 +112,11 @@ pub const TABLE: &[Constant] = &[
         "cudnn-frontend's training benchmark on H200 (cuDNN 9.19.1, bf16, causal, 64 q and 8 kv heads of 128, fwd+bwd, 2k-16k tokens), fitted with CUDNN_ATTENTION_HALF_LENGTH; TE prefers cuDNN on Hopper and later"
     ),
     row!(
+        CUDNN_ATTENTION_EFFICIENCY_H100_2024,
+        "-",
+        "FlashAttention-3 paper's cuDNN baseline on H100 (July 2024; bf16, causal, head width 128: 518-539 TFLOP/s forward, 499-518 backward at 4k-16k tokens); the validation rows of NeMo's 2024 containers"
+    ),
+    row!(
         CUDNN_ATTENTION_EFFICIENCY_B200,
         "-",
         "the same benchmark on GB200 (B200: the same chip)"

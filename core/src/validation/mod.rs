@@ -167,6 +167,10 @@ pub struct Row {
     pub network_gbps: Option<f64>,
     /// The attention kernel where the run's differs from its stack's.
     pub attention: Option<AttentionKernel>,
+    /// Whether the run's container is of 2024, whose cuDNN ran
+    /// Transformer Engine's attention on H100 at
+    /// [`crate::calibration::CUDNN_ATTENTION_EFFICIENCY_H100_2024`].
+    pub cudnn_2024: bool,
     /// The MoE token dispatcher where the run's differs from its stack's
     /// (a recipe that sets Megatron-Core's `alltoall` dispatcher).
     pub dispatch: Option<EpDispatch>,
@@ -270,6 +274,10 @@ impl Row {
         let mut cluster = Cluster::new(self.gpu, self.gpus / self.gpu.gpus_per_node.max(1));
         if let Some(g) = self.network_gbps {
             cluster.network_per_gpu = Bandwidth::gbit_s(g);
+        }
+        if self.cudnn_2024 {
+            cluster.gpu.te_attention_efficiency =
+                crate::calibration::CUDNN_ATTENTION_EFFICIENCY_H100_2024;
         }
         let (tp, pp, cp) = self.degrees;
         let mut stack = stack;

@@ -75,6 +75,7 @@ const BASE: Row = Row {
     gpus: 8,
     network_gbps: None,
     attention: None,
+    cudnn_2024: false,
     dispatch: None,
     grad_bytes: None,
     bf16_state: false,
@@ -426,6 +427,15 @@ const fn te_attention(row: Row) -> Row {
     }
 }
 
+/// A row of a 2024 container, whose cuDNN ran Transformer Engine's
+/// attention on H100 at that year's rate.
+const fn cudnn_2024(row: Row) -> Row {
+    Row {
+        cudnn_2024: true,
+        ..row
+    }
+}
+
 /// A row whose recipe sets Megatron-Core's `alltoall` token dispatcher
 /// (one NCCL All-to-All of every routed copy) where the stack's is
 /// DeepEP's or HybridEP's.
@@ -754,7 +764,7 @@ const fn long_context(
     (tp, pp, cp): (u32, u32, u32),
     tokens: f64,
 ) -> Row {
-    nvidia(
+    cudnn_2024(nvidia(
         name,
         31,
         llama(32, 4096, 32, 32, 11_008, 32_000),
@@ -764,7 +774,7 @@ const fn long_context(
         V1,
         DataParallel::Zero1,
         tokens,
-    )
+    ))
 }
 
 /// MegaScale's Megatron-LM baseline (Jiang et al., NSDI 2024, Table 2):
@@ -862,6 +872,7 @@ pub const ROWS: &[Row] = &[
         // Four 100 Gb/s Omni-Path links per node of 8 GPUs.
         network_gbps: Some(50.0),
         attention: None,
+        cudnn_2024: false,
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
@@ -897,6 +908,7 @@ pub const ROWS: &[Row] = &[
         gpus: 8192,
         network_gbps: None,
         attention: None,
+        cudnn_2024: false,
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
@@ -932,6 +944,7 @@ pub const ROWS: &[Row] = &[
         gpus: 16_384,
         network_gbps: None,
         attention: None,
+        cudnn_2024: false,
         dispatch: None,
         grad_bytes: None,
         bf16_state: false,
@@ -974,11 +987,11 @@ pub const ROWS: &[Row] = &[
     titan("Llama 3 8B, 64 A100", LLAMA3_8B, (8192, 1), SELECTIVE, 0.582),
     titan("Llama 3 70B, 64 A100", LLAMA3_70B, (8192, 1), FULL, 0.517),
     titan("Llama 2 13B, 64 A100", llama(40, 5120, 40, 40, 13_824, 32_000), (4096, 2), NONE, 0.611),
-    nvidia("GPT-3 175B, 128 H100", 6, GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[6], DataParallel::Zero1, 726.0),
-    nvidia("GPT-3 175B, 512 H100", 6, GPT3_175B, 512, (2048, 2048, 2), (4, 8, 1), &[6], DataParallel::Zero1, 782.0),
-    nvidia("Llama 2 70B, 64 H100", 6, llama(80, 8192, 64, 8, 28_672, 32_000), 64, (4096, 128, 1), (4, 4, 1), &[20], DataParallel::Zero1, 1707.0),
-    nvidia("Llama 3 8B CP 2, 8 H100", 6, LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 2), V1, DataParallel::Zero1, 12_036.0),
-    nvidia("Llama 3 70B CP 2, 64 H100", 6, LLAMA3_70B, 64, (8192, 128, 1), (4, 4, 2), &[5], DataParallel::Zero1, 1533.0),
+    cudnn_2024(nvidia("GPT-3 175B, 128 H100", 6, GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[6], DataParallel::Zero1, 726.0)),
+    cudnn_2024(nvidia("GPT-3 175B, 512 H100", 6, GPT3_175B, 512, (2048, 2048, 2), (4, 8, 1), &[6], DataParallel::Zero1, 782.0)),
+    cudnn_2024(nvidia("Llama 2 70B, 64 H100", 6, llama(80, 8192, 64, 8, 28_672, 32_000), 64, (4096, 128, 1), (4, 4, 1), &[20], DataParallel::Zero1, 1707.0)),
+    cudnn_2024(nvidia("Llama 3 8B CP 2, 8 H100", 6, LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 2), V1, DataParallel::Zero1, 12_036.0)),
+    cudnn_2024(nvidia("Llama 3 70B CP 2, 64 H100", 6, LLAMA3_70B, 64, (8192, 128, 1), (4, 4, 2), &[5], DataParallel::Zero1, 1533.0)),
     nvidia("Llama 3 8B FSDP, 8 H100", 7, LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 1), V1, DataParallel::FsdpFull, 14_451.0),
     nvidia("Llama 3 70B, 64 H100", 7, LLAMA3_70B, 64, (8192, 128, 1), (4, 8, 1), &[5], DataParallel::Zero1, 1602.0),
     nvidia("Llama 3.1 405B, 1024 H100", 7, LLAMA3_405B, 1024, (8192, 512, 1), (8, 8, 2), &[8], DataParallel::Zero1, 292.0),
@@ -1089,9 +1102,9 @@ pub const ROWS: &[Row] = &[
     alltoall(on(B200, ep(8, nvidia("Mixtral 8x7B NeMo 25.02, 64 B200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 15_457.0)))),
     alltoall(on(GB200, ep(8, nvidia("Mixtral 8x7B NeMo 25.04, 64 GB200", 33, MIXTRAL_DROP, 64, (4096, 256, 2), (1, 1, 1), V1, DataParallel::Zero1, 19_275.0)))),
     // NeMo 24.09's and 24.12's H100 FP8 table (the 24.07 table's layouts, re-measured): its rows whose shapes the model has and which the fitted 24.07 source does not hold
-    nvidia("Llama 2 7B NeMo 24.09, 8 H100", 34, llama(32, 4096, 32, 32, 11_008, 32_000), 8, (4096, 128, 1), (1, 1, 1), V1, DataParallel::Zero1, 16_934.0),
-    nvidia("Llama 2 13B NeMo 24.09, 16 H100", 34, llama(40, 5120, 40, 40, 13_824, 32_000), 16, (4096, 128, 1), (1, 4, 1), &[10], DataParallel::Zero1, 8715.0),
-    nvidia("Nemotron-4 340B NeMo 24.09, 128 H100", 34, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], DataParallel::Zero1, 326.0),
+    cudnn_2024(nvidia("Llama 2 7B NeMo 24.09, 8 H100", 34, llama(32, 4096, 32, 32, 11_008, 32_000), 8, (4096, 128, 1), (1, 1, 1), V1, DataParallel::Zero1, 16_934.0)),
+    cudnn_2024(nvidia("Llama 2 13B NeMo 24.09, 16 H100", 34, llama(40, 5120, 40, 40, 13_824, 32_000), 16, (4096, 128, 1), (1, 4, 1), &[10], DataParallel::Zero1, 8715.0)),
+    cudnn_2024(nvidia("Nemotron-4 340B NeMo 24.09, 128 H100", 34, nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], DataParallel::Zero1, 326.0)),
     megascale("MegaScale 175B batch 768, 256 A100", 256, 768, 40.0),
     megascale("MegaScale 175B batch 768, 512 A100", 512, 768, 21.2),
     megascale("MegaScale 175B batch 768, 768 A100", 768, 768, 15.2),

@@ -155,7 +155,7 @@ pub const SECTIONS: &[Section] = &[
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
              OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
-             paper): 0.639 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
+             paper): 0.647 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
              theirs (the best measured matmuls of each); fp4 (NVFP4, Blackwell) GEMMs reach \
              0.65 of fp8's, and quantising an operand to NVFP4 costs 2.27 times fp8's (a \
@@ -204,7 +204,7 @@ pub const SECTIONS: &[Section] = &[
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
              with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
              (B200), 248 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.639 (H100, H200, B200, GB300), 0.560 (GB200: 0.877 of GB300's), 0.724 (A100), 0.64 (V100)",
+            "η_gemm = 0.647 (H100, H200, B200, GB300), 0.567 (GB200: 0.877 of GB300's), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200), 0.170 (B200), 0.157 (GB200), 0.168 (GB300), \
              0.6 (A100), 0.4 (V100); halved under FlashAttention 1;  cuDNN (Transformer Engine, \
              Hopper and later): 0.68 (H100, H200), 0.64 (B200, GB200), 0.70 (GB300) × L_kv ÷ (L_kv + 1500)",
@@ -429,7 +429,7 @@ pub const SECTIONS: &[Section] = &[
             "Overlap is not free: an NCCL kernel holds 24 SMs, so compute beside it runs at 1 − σ \
              of its speed (σ = 24 ÷ 132 ≈ 0.18 on H100) and the lost time is charged as \
              contention. A data-parallel collective beside compute also gets only a share of \
-             the GPU's NVLink bus rate: 0.15 under the paper's stack (fitted on F1 and F10), 0.385 \
+             the GPU's NVLink bus rate: 0.15 under the paper's stack (fitted on F1 and F10), 0.380 \
              under the others (fitted on the published runs); the network rate is not scaled, so \
              a smaller per-GPU shard (more TP or PP) shortens it. A group inside one node gets \
              0.3 of the rate instead. The what-if \"Cross-node data-parallel traffic under \
@@ -491,7 +491,7 @@ pub const SECTIONS: &[Section] = &[
             "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
              from it by the MMA rate per SM and the SM count), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
-             any run: they carry H100's GEMM efficiency (0.639; GB200 at 0.877 of GB300's, as \
+             any run: they carry H100's GEMM efficiency (0.647; GB200 at 0.877 of GB300's, as \
              Azure's cuBLASLt tables measure the two; FlashAttention-2's and cuDNN's attention \
              run at rates measured on H200, GB200 and GB300, B200 at GB200's) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
