@@ -256,6 +256,13 @@ own code and papers, not from the paper and not from a fit.
   the shipped H100 GEMMs moved from 0.644 to 0.639, the tuned overlap
   share from 0.397 to 0.385 and fp4's share, then fitted, from 0.59 to 0.58; the paper
   stack's two constants stay, F1's fall is 42.8% and F10's gain 48.5%.
+
+  With the rows of NeMo's 2024 containers running cuDNN's attention at
+  its 2024 rate (`docs/validation.md`), the H100 GEMMs moved from 0.639
+  to 0.647 and the tuned overlap share from 0.385 to 0.380; the paper
+  stack's two constants stay (0.15 and 1.4 held nearest at 0.648 above),
+  F1's fall is 43.3% with 4.63% exposed at 128 GPUs, and F10's gain
+  49.5%.
 - `POWER_FLOOR` and `POWER_COMPUTE_SPAN` were set so that the linear power
   model gives 658 W at 128 H100s, the 38 W fall to 2048 (F1) and the +30 W
   of tensor parallelism at 2048 (F10) at once.
@@ -428,7 +435,7 @@ Three findings do not hold. Each names the mechanism believed missing.
   H100s, the model 15.4%, and the ZeRO-3 series of 2021 hold too.
 - **F6, the exposure gap between A100 and H100 at 32 nodes.** Both
   best-layout MFUs land within the check's 20% of the paper (62.3% and
-  46.8% against 59.67% and 40.77%), but H100's best layout shows 2.2
+  47.2% against 59.67% and 40.77%), but H100's best layout shows 2.3
   points more exposure in a trace than A100's, not 12.83.
   Both best layouts are TP 2; when H100's communication is made to cost
   more, the best-layout search moves to more tensor parallelism and hides
@@ -438,7 +445,7 @@ Three findings do not hold. Each names the mechanism believed missing.
   below the 7B one: its narrow GEMMs (which now run at the rate their
   shape reaches on H100, from cuBLAS measurements), attention at a fixed
   4096 tokens and the forward's blocking tensor-parallel AllReduces weigh
-  more (37.4% against 46.8%). Compute-bound measurements show the same rise at small sizes
+  more (37.6% against 47.2%). Compute-bound measurements show the same rise at small sizes
   (MosaicML's MPT 1B runs at 41.8% and 7B at 46.4% MFU on one node of 8
   H100s); the paper's 1B shape is not stated (the model's is TinyLlama's).
 
