@@ -189,11 +189,7 @@ fn validate() {
                 }
                 s => String::from(s.key()),
             };
-            let over = if c.run.fits_as_published {
-                " (costed over its memory)"
-            } else {
-                ""
-            };
+            let over = c.run.memory_note();
             format!(
                 "mb{} {schedule} {:?}{modules}{off}{over}",
                 l.micro_batch, l.recompute

@@ -267,6 +267,19 @@ pub struct Run {
     pub config: Config,
 }
 
+impl Run {
+    /// What a table adds after the model's number where the run is costed
+    /// whatever the model's memory says.
+    #[must_use]
+    pub const fn memory_note(&self) -> &'static str {
+        if self.fits_as_published {
+            " (costed over its memory)"
+        } else {
+            ""
+        }
+    }
+}
+
 impl Row {
     /// The row's configuration under `stack` (its own, or one with fitted constants).
     #[must_use]

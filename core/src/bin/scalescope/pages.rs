@@ -238,11 +238,7 @@ fn runs(all: &[Check]) -> String {
             c.run.metric.show(c.run.published),
             c.model.map_or_else(
                 || String::from("does not fit"),
-                |m| if c.run.fits_as_published {
-                    format!("{} (costed over its memory)", c.run.metric.show(m))
-                } else {
-                    c.run.metric.show(m)
-                }
+                |m| format!("{}{}", c.run.metric.show(m), c.run.memory_note())
             ),
             c.difference()
                 .map_or_else(String::new, |d| format!("{:+.1}%", d * 100.0)),
