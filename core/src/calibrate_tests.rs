@@ -516,3 +516,21 @@ fn an_attention_calibration_sets_the_kernel_the_stack_runs() {
     );
     assert_eq!(Constant::AttentionEfficiency.default_for(&megatron), 0.4);
 }
+
+/// `docs/calibrate.md` quotes each fittable constant's default at its
+/// current value (it is written by hand, so a refit must update it).
+#[test]
+fn the_calibration_guide_quotes_the_current_defaults() {
+    use crate::calibration as cal;
+    let guide = include_str!("../../docs/calibrate.md");
+    for quoted in [
+        alloc::format!("H100 {}, A100 {}, V100 {}", cal::GEMM_EFFICIENCY_H100, cal::GEMM_EFFICIENCY_A100, cal::GEMM_EFFICIENCY_V100),
+        alloc::format!("`NETWORK_EFFICIENCY`, {}", cal::NETWORK_EFFICIENCY),
+        alloc::format!("`OVERLAP_BANDWIDTH_SHARE` ({}) under `paper`", cal::OVERLAP_BANDWIDTH_SHARE),
+        alloc::format!("`TUNED_OVERLAP_SHARE` ({})", cal::TUNED_OVERLAP_SHARE),
+        alloc::format!("`ATTENTION_EFFICIENCY_*`: H100 {}", cal::ATTENTION_EFFICIENCY_H100),
+        alloc::format!("`CUDNN_ATTENTION_EFFICIENCY_*` where the stack runs attention through Transformer Engine: H100 {}", cal::CUDNN_ATTENTION_EFFICIENCY_H100),
+    ] {
+        assert!(guide.contains(&quoted), "docs/calibrate.md should say: {quoted}");
+    }
+}
