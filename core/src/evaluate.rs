@@ -352,11 +352,7 @@ impl Step {
         // The backward without its tensor-parallel collectives, which the
         // schedule decides (`schedule`).
         let compute_bwd = layer.backward()
-            + layer.recompute(
-                recompute,
-                cfg.layout.recompute_modules,
-                cfg.stack.attention.fused(),
-            )
+            + layer.recompute(recompute, cfg.layout.recompute_modules, &cfg.stack)
             + tensor.recompute
             + context.bwd.exposed
             + context.stretch_bwd;
@@ -469,7 +465,7 @@ impl Step {
                 recompute: layer.recompute(
                     cfg.layout.recompute,
                     cfg.layout.recompute_modules,
-                    cfg.stack.attention.fused(),
+                    &cfg.stack,
                 ) * each,
                 optimizer,
                 bubble: zero,
@@ -522,10 +518,15 @@ impl Step {
         let tokens_per_s = tokens_step * per_s;
         let [per_token, palm, executed] = model.flop_counts(cfg.seq_len, cfg.layout.recompute);
         let model_flops = tokens_step * per_token;
-        let rerun = if cfg.layout.recompute == crate::scenario::Recompute::Selective {
-            model.module_flops_per_token(cfg.layout.recompute_modules, cfg.seq_len)
-        } else {
-            0.0
+        let modules = cfg.layout.recompute_modules;
+        let rerun = match cfg.layout.recompute {
+            crate::scenario::Recompute::Selective if !modules.is_empty() => {
+                model.module_flops_per_token(modules, cfg.seq_len)
+            }
+            crate::scenario::Recompute::Selective if cfg.stack.selective_reruns_matmuls => {
+                2.0 * f64::from(model.layers) * model.alternate_matmul_params()
+            }
+            _ => 0.0,
         };
         let executed = tokens_step * (executed + rerun);
         let tflops_per_gpu = model_flops * per_gpu_s * 1e-12;

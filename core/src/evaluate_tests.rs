@@ -443,7 +443,7 @@ fn recompute_modules_drop_and_rerun_what_they_name() {
     // It reruns the up-projections, their share of the attention's
     // projection GEMM, and nothing else.
     let (layer, _) = phases::compute(&up, &phases::Shape::of(&up));
-    let again = layer.recompute(Recompute::Selective, up.layout.recompute_modules, true);
+    let again = layer.recompute(Recompute::Selective, up.layout.recompute_modules, &up.stack);
     let m = &cfg.model;
     let projections = m.attention_params() - m.q_dim() * f64::from(m.hidden);
     let share = m.up_projection_params() / projections;
@@ -460,7 +460,12 @@ fn recompute_modules_drop_and_rerun_what_they_name() {
     assert_eq!(memory::per_gpu(&dense).activations, kept);
     let (layer, _) = phases::compute(&dense, &phases::Shape::of(&dense));
     let modules = dense.layout.recompute_modules;
-    assert_eq!(layer.recompute(Recompute::Selective, modules, true).0, 0.0);
+    assert_eq!(
+        layer
+            .recompute(Recompute::Selective, modules, &dense.stack)
+            .0,
+        0.0
+    );
 }
 
 /// The modules' drops in an MoE model under fp8, where Transformer

@@ -26,6 +26,7 @@ pub mod calibrate;
 pub mod calibration;
 pub mod collective;
 mod data_parallel;
+mod dispatch;
 pub mod error;
 pub mod evaluate;
 mod experts;

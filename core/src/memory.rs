@@ -323,6 +323,21 @@ impl Widths {
                 / self.tp
     }
 
+    /// Elements per token of [`Self::selective`] that a per-op policy
+    /// rerunning every second matmul also drops: the keys (the values
+    /// stay), or under latent attention the two up-projections' outputs,
+    /// and a dense MLP's up projection (beside the gate) or, after latent
+    /// attention's five, its first.
+    fn alternate_outputs(&self, gated: bool, latent: bool) -> f64 {
+        let attention = if latent {
+            self.query + self.kv
+        } else {
+            self.kv / 2.0
+        };
+        let mlp = if gated || latent { self.dense_ffn } else { 0.0 };
+        (attention + mlp) / self.tp
+    }
+
     /// Elements per token a selective recomputation of `modules` does not
     /// keep of [`Self::every_activation`] (Megatron-Core 0.16: what each
     /// module's checkpoint drops; the scores are [`saved_per_token`]'s).
@@ -360,6 +375,9 @@ fn saved_per_token(cfg: &Config, w: &Widths) -> f64 {
     let modules = cfg.layout.recompute_modules;
     let saved = match cfg.layout.recompute {
         Recompute::None => w.every_activation(),
+        Recompute::Selective if modules.is_empty() && cfg.stack.selective_reruns_matmuls => {
+            w.selective() - w.alternate_outputs(cfg.model.mlp.gated(), cfg.model.latent.is_some())
+        }
         Recompute::Selective if modules.is_empty() => w.selective(),
         Recompute::Selective => w.every_activation() - w.dropped(modules),
         Recompute::Full => h / sp,

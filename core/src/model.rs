@@ -274,6 +274,53 @@ impl Model {
         })
     }
 
+    /// Matmul parameters of one layer (the mean over the layers) that a
+    /// per-op selective recomputation reruns where it recomputes every
+    /// second `aten.mm` of a layer in forward order, as torchtitan's `op`
+    /// policy does (`activation_checkpoint.py`: "Saves output of all
+    /// compute ops, except every second mm"): of the attention's
+    /// projections (queries, keys, values and output; under latent
+    /// attention the two down- and two up-projections and the output) and
+    /// then a dense layer's MLP (gate, up and down; up and down without a
+    /// gate), the second, fourth and so on. An MoE layer's routed experts
+    /// run as grouped GEMMs the count skips; its router and shared experts
+    /// are left out.
+    #[must_use]
+    pub fn alternate_matmul_params(&self) -> f64 {
+        let h = f64::from(self.hidden);
+        let (q, kv, ffn) = (self.q_dim(), self.kv_dim(), f64::from(self.ffn));
+        let attention = match self.latent {
+            Some(l) => {
+                let (qr, kvr, rope) =
+                    (f64::from(l.q_rank), f64::from(l.kv_rank), f64::from(l.rope));
+                let heads = f64::from(self.heads);
+                [
+                    h * qr,
+                    qr * heads * (self.head_dim() + rope),
+                    h * (kvr + rope),
+                    kvr * 2.0 * q,
+                    q * h,
+                ]
+            }
+            None => [h * q, h * kv, h * kv, q * h, 0.0],
+        };
+        let count = if self.latent.is_some() { 5 } else { 4 };
+        let mlp = if self.mlp.gated() {
+            [h * ffn, h * ffn, ffn * h]
+        } else {
+            [h * ffn, ffn * h, 0.0]
+        };
+        let mlp_count = if self.mlp.gated() { 3 } else { 2 };
+        let second = |mats: &[f64], first: usize| -> f64 {
+            mats.iter()
+                .enumerate()
+                .filter(|&(i, _)| (first + i) % 2 == 1)
+                .map(|(_, p)| p)
+                .sum()
+        };
+        second(&attention[..count], 0) + second(&mlp[..mlp_count], count) * (1.0 - self.moe_share())
+    }
+
     /// FLOPs per token at context `seq` a selective recomputation of
     /// `modules` runs again in its matmuls: the core attention's forward
     /// (`core_attn`, `2 L d s`), latent attention's up-projections
@@ -350,7 +397,7 @@ impl Model {
     }
 
     /// Matmul parameters of the dense MLP.
-    fn dense_mlp_params(&self) -> f64 {
+    pub(crate) fn dense_mlp_params(&self) -> f64 {
         self.mlp_mats() * f64::from(self.hidden) * f64::from(self.ffn)
     }
 

@@ -112,3 +112,31 @@ fn llama4_chunks_are_full_attention_within_a_chunk_and_cheaper_beyond() {
     let saved = 6.0 * (32768.0 - 8192.0) * 36.0 * 5120.0;
     assert!((f - c - saved).abs() < 1e-6 * f, "{f} {c} {saved}");
 }
+
+/// torchtitan's per-op policy reruns every second matmul of a layer in
+/// forward order: Llama 3 8B's keys (2nd), output projection (4th) and
+/// up projection (6th, after the gate); GPT-3's keys, output and down
+/// projection (6th); DeepSeek-V3's two up-projections (2nd, 4th of five)
+/// and, on its three dense layers of 61, the gate and down projections
+/// (6th, 8th).
+#[test]
+fn the_per_op_policy_reruns_every_second_matmul() {
+    let m = preset("llama3-8b").unwrap();
+    let (h, ffn) = (4096.0, 14_336.0);
+    let want = h * 1024.0 + h * h + h * ffn;
+    assert!((m.alternate_matmul_params() - want).abs() < 1e-6 * want);
+    let g = preset("gpt3-175b").unwrap();
+    let h = 12_288.0;
+    let want = 2.0 * h * h + 4.0 * h * h;
+    assert!((g.alternate_matmul_params() - want).abs() < 1e-6 * want);
+    let d = presets::DEEPSEEK_V3;
+    let h = 7168.0;
+    let dense = 2.0 * h * f64::from(d.ffn) * (1.0 - d.moe_share());
+    assert!(d.moe_share() > 0.9);
+    let want = d.up_projection_params() + dense;
+    assert!((d.alternate_matmul_params() - want).abs() < 1e-6 * want);
+    // Less than the layer's matmuls, more than a third of a dense one's.
+    let all = m.attention_params() + m.dense_mlp_params();
+    assert!(m.alternate_matmul_params() < 0.5 * all);
+    assert!(m.alternate_matmul_params() > all / 3.0);
+}

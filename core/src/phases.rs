@@ -9,7 +9,7 @@ use crate::collective::{self, Collective, Group, Links};
 use crate::evaluate::Comm;
 use crate::model::Mlp;
 use crate::scenario::{Config, Module, Modules, Precision, Recompute};
-use crate::stack::AttentionKernel;
+use crate::stack::{AttentionKernel, Stack};
 use crate::units::{Bandwidth, Bytes, Seconds};
 
 pub(crate) use crate::pipeline::{pipeline, pipeline_send};
@@ -39,6 +39,11 @@ pub(crate) struct LayerCompute {
     /// The forward of each part a recomputation module reruns (the core
     /// attention's is `attention`).
     pub modules: ModuleCosts,
+    /// The forward of every second matmul of the layer, which torchtitan's
+    /// per-op selective recomputation reruns
+    /// ([`crate::model::Model::alternate_matmul_params`]), at the rate the
+    /// attention's and dense MLP's GEMMs reach together.
+    pub alternate_matmuls: Seconds,
 }
 
 /// The forward time of one layer's parts that recomputation modules rerun
@@ -69,8 +74,10 @@ impl LayerCompute {
     /// What a recomputation reruns in backward: everything for full; for
     /// selective, the forward of each module named, or without modules the
     /// core attention where its scores are materialised (Korthikanti et
-    /// al.), the element-wise kernels under FlashAttention.
-    pub fn recompute(&self, r: Recompute, modules: Modules, flash: bool) -> Seconds {
+    /// al.), the element-wise kernels under FlashAttention, and with them
+    /// every second matmul under a stack whose policy reruns those.
+    pub fn recompute(&self, r: Recompute, modules: Modules, stack: &Stack) -> Seconds {
+        let flash = stack.attention.fused();
         match r {
             Recompute::None => Seconds(0.0),
             Recompute::Selective if !modules.is_empty() => {
@@ -86,6 +93,9 @@ impl LayerCompute {
                     .into_iter()
                     .filter(|&(module, _)| modules.has(module))
                     .fold(Seconds(0.0), |sum, (_, t)| sum + t)
+            }
+            Recompute::Selective if stack.selective_reruns_matmuls => {
+                self.elementwise + self.quantise.0 + self.alternate_matmuls
             }
             Recompute::Selective if flash => self.elementwise + self.quantise.0,
             Recompute::Selective => self.attention,
@@ -228,7 +238,13 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let moe = crate::experts::compute(cfg, s, &gemm);
     let (projections, fc1) = (gemm_time(qkv / tp, h), gemm_time(up * ffn / tp, h));
     let dense_mlp = fc1 + gemm_time(h, ffn / tp);
-    let gemms = projections + gemm_time(h, model.q_dim() / tp) + dense_mlp * dense + moe.gemm.0;
+    let attention_gemms = projections + gemm_time(h, model.q_dim() / tp);
+    let gemms = attention_gemms + dense_mlp * dense + moe.gemm.0;
+    // Every second matmul at the rate the attention's and the dense MLP's
+    // GEMMs reach together.
+    let own = attention_gemms + dense_mlp * dense;
+    let own_params = model.attention_params() + model.dense_mlp_params() * dense;
+    let alternate_matmuls = own * model.alternate_matmul_params() / own_params.max(1.0);
     let attn_flops = 2.0 * tokens * s.seq * model.attention_dim() / tp;
     // Norms and residual adds on the hidden state (split by sequence
     // parallelism), rotary on the local queries and keys, the MLP
@@ -273,6 +289,7 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     };
     let layer = LayerCompute {
         modules,
+        alternate_matmuls: Seconds(alternate_matmuls),
         experts: moe.gemm,
         column: (Seconds(projections), Seconds(fc1 * dense)),
         gemm: Seconds(gemms) + t0 * cal::GEMMS_PER_LAYER,
@@ -327,7 +344,7 @@ fn fused_attention(cfg: &Config, s: &Shape, flops: f64) -> Seconds {
 /// each `ffn`-wide output element in forward, and the element-wise
 /// kernels a layer launches in forward (the stack's, and a clamped GLU's
 /// clamps where they run apart).
-fn activation(cfg: &Config) -> (f64, f64) {
+pub(crate) fn activation(cfg: &Config) -> (f64, f64) {
     let stack = &cfg.stack;
     match cfg.model.mlp {
         Mlp::Swiglu => (stack.activation_passes, stack.elementwise_kernels),
@@ -494,52 +511,7 @@ pub(crate) fn context(
     }
 }
 
-/// Kernels the host dispatches for one layer, forward and backward: the
-/// stack's element-wise kernels, the GEMMs, attention, the TP collectives
-/// and each CP ring step's kernels, and what recomputation reruns.
-pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
-    let p = cfg.layout.parallel;
-    let tp_kernels = if p.tp > 1 { 2.0 } else { 0.0 };
-    let cp_kernels = cal::CP_KERNELS_PER_STEP * (f64::from(p.cp) - 1.0);
-    let (moe, quantise) = crate::experts::kernels(cfg);
-    let elementwise = activation(cfg).1;
-    let fwd = elementwise + cal::GEMMS_PER_LAYER + 1.0 + tp_kernels + cp_kernels + moe + quantise;
-    let bwd = 2.0 * (elementwise + cal::GEMMS_PER_LAYER + moe)
-        + quantise
-        + 1.0
-        + tp_kernels
-        + 2.0 * cp_kernels
-        + match cfg.layout.recompute {
-            Recompute::Full => fwd,
-            Recompute::Selective if !cfg.layout.recompute_modules.is_empty() => module_kernels(cfg),
-            Recompute::Selective => elementwise,
-            Recompute::None => 0.0,
-        };
-    (fwd, bwd)
-}
-
-/// Kernels the recomputation modules of `cfg` launch again per layer (the
-/// mean): the attention kernel; the unfused norms; the two up-projection
-/// GEMMs, the rotary kernel and the latents' two norms; a dense layer's
-/// norm, two GEMMs and activation; the experts' activation (each
-/// activation with a clamped GLU's clamps where they run apart).
-fn module_kernels(cfg: &Config) -> f64 {
-    let modules = cfg.layout.recompute_modules;
-    let share = cfg.model.moe_share();
-    let clamps = clamp_kernels(cfg);
-    let counts = [
-        (Module::CoreAttn, 1.0),
-        (Module::Layernorm, cfg.model.unfused_norms()),
-        (Module::MlaUpProj, 5.0),
-        (Module::Mlp, (4.0 + clamps) * (1.0 - share)),
-        (Module::MoeAct, (1.0 + clamps) * share),
-    ];
-    counts
-        .into_iter()
-        .filter(|&(m, _)| modules.has(m))
-        .map(|(_, n)| n)
-        .sum()
-}
+pub(crate) use crate::dispatch::kernels;
 
 pub(crate) use crate::data_parallel::{
     data_parallel, shard_group, Bucketed, DataParallelCost, PerMicroBatch,

@@ -457,3 +457,37 @@ fn chunked_layers_cost_their_chunk() {
     let ratio = attention(&cfg).0 / attention(&full).0;
     assert!((ratio - (0.25 + 0.75 * chunked)).abs() < 1e-9, "{ratio}");
 }
+
+/// Under torchtitan a selective recomputation reruns the element-wise
+/// kernels and every second matmul (its per-op policy), under Megatron
+/// the element-wise kernels alone; it then saves less than Megatron's
+/// (the keys and the up projection's output go) and counts the matmuls
+/// it reruns among the executed FLOPs.
+#[test]
+fn torchtitans_selective_recomputation_reruns_every_second_matmul() {
+    let mut cfg = example();
+    cfg.model = crate::model::preset("llama3-8b").unwrap();
+    cfg.layout.parallel.tp = 1;
+    cfg.layout.recompute = Recompute::Selective;
+    cfg.stack = stack::TORCHTITAN;
+    let (layer, _) = compute(&cfg, &Shape::of(&cfg));
+    let modules = cfg.layout.recompute_modules;
+    let torchtitan = layer.recompute(Recompute::Selective, modules, &cfg.stack);
+    let megatron = layer.recompute(Recompute::Selective, modules, &stack::MEGATRON);
+    let m = &cfg.model;
+    let share = m.alternate_matmul_params() / (m.attention_params() + m.dense_mlp_params());
+    assert!((share - 0.365).abs() < 0.01, "{share}");
+    assert!(layer.alternate_matmuls.0 > 0.3 * layer.gemm.0);
+    assert!(layer.alternate_matmuls.0 < 0.4 * layer.gemm.0);
+    assert!(((torchtitan - megatron).0 - layer.alternate_matmuls.0).abs() < 1e-15);
+    let mut elementwise = cfg;
+    elementwise.stack.selective_reruns_matmuls = false;
+    let saved = |c: &Config| crate::memory::per_gpu(c).activations.0;
+    assert!(saved(&cfg) < saved(&elementwise));
+    let mut full = cfg;
+    full.layout.recompute = Recompute::Full;
+    assert!(saved(&full) < saved(&cfg));
+    let hfu = |c: &Config| crate::evaluate::evaluate(c).unwrap().hfu;
+    let mfu = |c: &Config| crate::evaluate::evaluate(c).unwrap().mfu;
+    assert!(hfu(&cfg) / mfu(&cfg) > hfu(&elementwise) / mfu(&elementwise) + 0.1);
+}

@@ -236,6 +236,12 @@ pub struct Stack {
     /// PyTorch's dispatcher, or the wrapper of a compiled graph. When the
     /// GPU's kernels are shorter, the GPU waits for the host.
     pub host_dispatch_us: f64,
+    /// Whether a selective recomputation without modules reruns every
+    /// second matmul of each layer beside its element-wise kernels
+    /// (torchtitan's per-op policy, [`crate::model::Model::alternate_matmul_params`])
+    /// rather than the element-wise kernels alone, or the core attention
+    /// where its scores are materialised (Megatron's).
+    pub selective_reruns_matmuls: bool,
     /// The attention kernel: fused (FlashAttention 1 or 2, cuDNN through
     /// Transformer Engine) or through the materialised score matrix.
     pub attention: AttentionKernel,
@@ -319,6 +325,7 @@ pub const PAPER: Stack = Stack {
     clamp_passes: crate::calibration::CLAMPED_GLU_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
+    selective_reruns_matmuls: false,
     attention: AttentionKernel::Flash2,
     sequence_parallel: false,
     // Assumed: the 'Megatron-inspired' tensor parallelism of Appendix B runs as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
@@ -353,6 +360,7 @@ pub const MEGATRON: Stack = Stack {
     clamp_passes: crate::calibration::CLAMPED_GLU_PASSES,
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
+    selective_reruns_matmuls: false,
     attention: AttentionKernel::TransformerEngine,
     sequence_parallel: true,
     // Source: Megatron-LM tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication: the input gradient's all_reduce (reduce_scatter under sequence parallelism) issued with async_op=True before the weight-gradient GEMM, waited for after it
@@ -419,6 +427,8 @@ pub const TORCHTITAN: Stack = Stack {
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
+    // Source: torchtitan activation_checkpoint.py, selective_ac_option "op" (the default of its selective mode): "Saves output of all compute ops, except every second mm"
+    selective_reruns_matmuls: true,
     // Inductor fuses a clamped GLU's clamps into the activation's kernel
     clamp_passes: 0.0,
     attention: AttentionKernel::Flash2,

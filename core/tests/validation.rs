@@ -437,3 +437,29 @@ fn only_rows_of_2024_containers_run_cudnn_at_its_2024_rate() {
     }
     assert_eq!(flagged, 16);
 }
+
+/// torchtitan's per-op selective recomputation (every second matmul) runs
+/// on torchtitan's own rows; Meta's Llama 3 rows, which take torchtitan's
+/// profile for a stack whose recomputation is not published, rerun the
+/// element-wise kernels alone, and no other row overrides its stack.
+#[test]
+fn only_torchtitans_rows_rerun_every_second_matmul() {
+    let sources = validation::SOURCES;
+    for row in validation::ROWS {
+        let run = row.run();
+        let reruns = run.config.stack.selective_reruns_matmuls;
+        let key = sources[row.source].key;
+        if key == "llama3" {
+            assert_eq!(row.selective_reruns_matmuls, Some(false), "{}", row.name);
+            assert!(!reruns);
+        } else {
+            assert_eq!(row.selective_reruns_matmuls, None, "{}", row.name);
+            assert_eq!(
+                reruns,
+                row.stack == scalescope_core::stack::StackId::Torchtitan,
+                "{}",
+                row.name
+            );
+        }
+    }
+}

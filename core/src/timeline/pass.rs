@@ -90,7 +90,7 @@ impl Recipe {
         let recompute = step.layer.recompute(
             cfg.layout.recompute,
             cfg.layout.recompute_modules,
-            cfg.stack.attention.fused(),
+            &cfg.stack,
         );
         let cp = &step.context;
         let fwd = Direction {

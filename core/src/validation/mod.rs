@@ -185,6 +185,9 @@ pub struct Row {
     /// Bytes per logit the run's loss holds where its stack's differ
     /// ([`crate::stack::Stack::logits_bytes`]).
     pub logits_bytes: Option<f64>,
+    /// What the run's selective recomputation reruns where its stack's
+    /// policy is not the run's ([`crate::stack::Stack::selective_reruns_matmuls`]).
+    pub selective_reruns_matmuls: Option<bool>,
     /// Whether the run's gate routes each token to a consecutive block of
     /// experts ([`crate::stack::Stack::consecutive_routing`]).
     pub consecutive_routing: bool,
@@ -309,6 +312,9 @@ impl Row {
             stack.logits_bytes = bytes;
         }
         stack.consecutive_routing |= self.consecutive_routing;
+        if let Some(matmuls) = self.selective_reruns_matmuls {
+            stack.selective_reruns_matmuls = matmuls;
+        }
         if let Some(kernels) = self.experts {
             stack.experts = kernels;
         }

@@ -75,6 +75,7 @@ const BASE: Row = Row {
     gpus: 8,
     network_gbps: None,
     attention: None,
+    selective_reruns_matmuls: None,
     cudnn_2024: false,
     dispatch: None,
     grad_bytes: None,
@@ -706,7 +707,8 @@ const LLAMA3_405B_8192: Row = Row {
     sp: true,
     tuned: tuned(&[1, 2], LLAMA3_CHUNKS, ANY),
     published: 0.43,
-    // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned
+    // Assumed: Meta's stack taken as torchtitan's profile; parameters gathered once per step (ZeRO-1-like, as the paper describes); micro-batch, interleaving and recomputation tuned, a selective recomputation rerunning the element-wise kernels alone (Meta's is not published; torchtitan's per-op policy, which reruns every second matmul, is torchtitan's)
+    selective_reruns_matmuls: Some(false),
     ..BASE
 };
 
