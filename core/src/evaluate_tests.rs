@@ -118,33 +118,6 @@ fn full_sharding_gathers_and_scatters_per_micro_batch() {
 }
 
 #[test]
-fn the_pipeline_split_is_the_least_slowest_stage() {
-    for layers in 1..=160_u32 {
-        for pp in 2..=layers.min(40) {
-            for head in [0.0, 0.3, 0.7, 1.5, 4.0] {
-                let (most, last) = split_layers(layers, pp, head);
-                let cost =
-                    |n: u32| f64::from((layers - n).div_ceil(pp - 1)).max(f64::from(n) + head);
-                let best = (1..=layers - (pp - 1)).map(cost).fold(f64::MAX, f64::min);
-                assert!(
-                    (f64::from(most).max(f64::from(last) + head) - best).abs() < 1e-9,
-                    "{layers} layers, {pp} stages, head {head}: ({most}, {last})"
-                );
-                assert!(most * (pp - 1) >= layers - last && last >= 1);
-            }
-        }
-    }
-}
-
-#[test]
-fn llama3_405b_runs_its_126_layers_on_16_stages_with_a_lighter_last() {
-    let mut cfg = Scenario::example().to_config().unwrap();
-    cfg.model = crate::model::preset("llama3-405b").unwrap();
-    cfg.layout.parallel.pp = 16;
-    assert_eq!(cfg.pipeline_split(), (8, 7));
-}
-
-#[test]
 fn an_eager_stack_waits_on_the_host_when_kernels_are_tiny() {
     // Llama-2 1B, one 128-token sequence per GPU: kernels shorter than
     // their dispatch.

@@ -292,3 +292,7 @@ pub fn split_layers(layers: u32, pp: u32, head: f64) -> (u32, u32) {
     };
     ((layers - best).div_ceil(others), best)
 }
+
+#[cfg(test)]
+#[path = "pipeline_tests.rs"]
+mod tests;

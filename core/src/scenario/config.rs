@@ -75,12 +75,17 @@ impl Config {
     }
 
     /// Layers on the pipeline's stages: the most any stage before the last
-    /// holds, and the last stage's (beside the output head), as
-    /// [`crate::evaluate::split_layers`] balances them; the head's cost in
-    /// layers is its share of the FLOPs. An interleaved schedule whose
-    /// chunks can all hold the same layers holds them so, as Megatron-LM
-    /// splits them by default (NeMo's recipes, Nemotron-4 340B's 96 layers
-    /// in 8 stages of 12 chunks). Without a pipeline, `(0, layers)`.
+    /// holds, and the last stage's (beside the output head). Layers that
+    /// divide evenly over the stages (over the chunks of an interleaved
+    /// schedule) are held so, as Megatron-LM splits them by default
+    /// (`num_layers // pipeline_model_parallel_size`; an uneven split needs
+    /// `--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`
+    /// or a pipeline layout: NeMo's recipes, Nemotron-4 340B's 96 layers in
+    /// 8 stages of 12 chunks, the naive placement Yeung et al. measure the
+    /// head's imbalance against); others as
+    /// [`crate::evaluate::split_layers`] balances them, the head's cost in
+    /// layers its share of the FLOPs (Llama 3 405B's 126 layers on 16
+    /// stages). Without a pipeline, `(0, layers)`.
     #[must_use]
     pub fn pipeline_split(&self) -> (u32, u32) {
         let m = &self.model;
@@ -89,12 +94,12 @@ impl Config {
             // One stage holds every layer ([`crate::evaluate::split_layers`]).
             return (0, m.layers);
         }
-        let chunks = u64::from(p.pp) * u64::from(p.virtual_stages);
-        if p.schedule == Schedule::Interleaved
-            && p.pp > 1
-            && p.virtual_stages > 1
-            && u64::from(m.layers) % chunks == 0
-        {
+        let chunks = if p.schedule == Schedule::Interleaved {
+            u64::from(p.pp) * u64::from(p.virtual_stages.max(1))
+        } else {
+            u64::from(p.pp)
+        };
+        if u64::from(m.layers) % chunks == 0 {
             let each = m.layers / p.pp;
             return (each, each);
         }
