@@ -463,3 +463,25 @@ fn only_torchtitans_rows_rerun_every_second_matmul() {
         }
     }
 }
+
+/// Yeung et al.'s baseline splits 32 layers evenly over 8 stages, the
+/// output layer on the last: the model holds them so and, as published,
+/// its MFU falls at each doubling of the vocabulary at both lengths.
+#[test]
+fn the_vocabulary_baseline_holds_its_layers_evenly_and_falls_with_the_vocabulary() {
+    let rows: Vec<_> = validation::ROWS
+        .iter()
+        .filter(|r| SOURCES[r.source].key == "vocab-parallelism")
+        .map(validation::Row::run)
+        .collect();
+    assert_eq!(rows.len(), 8);
+    for len in [2048, 4096] {
+        let mut last = (f64::INFINITY, f64::INFINITY);
+        for run in rows.iter().filter(|r| r.config.seq_len == len) {
+            assert_eq!(run.config.pipeline_split(), (4, 4), "{}", run.name);
+            let model = validation::check(run).model.unwrap();
+            assert!(run.published < last.0 && model < last.1, "{}", run.name);
+            last = (run.published, model);
+        }
+    }
+}

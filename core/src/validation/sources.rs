@@ -13,7 +13,7 @@ const MOE_GAP: &str = "MoE layers under Megatron-Core run slower than the model 
 /// and are held out of the fit, so their errors are predictions of runs the
 /// constants never saw; fp4's GEMM share and quantisation are measured
 /// ([`crate::calibration::FP4_GEMM_SHARE`]), so no run sets them.
-pub const SOURCES: [Source; 35] = [
+pub const SOURCES: [Source; 37] = [
     Source {
         key: "narayanan-2021",
         citation: "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC'21), Tables 1 and 2",
@@ -268,6 +268,18 @@ pub const SOURCES: [Source; 35] = [
     Source {
         key: "nemo-24.09",
         citation: "NVIDIA NeMo Framework performance summary as the 24.09 and 24.12 documentation publish it (the NeMo24.07-labelled H100 FP8 table, re-measured): Llama 2 7B on 8, Llama 2 13B on 16 and Nemotron-4 340B on 128 DGX H100s at the table's layouts; tokens per second per GPU",
+        held_out: true,
+        gap: None,
+    },
+    Source {
+        key: "vocab-parallelism",
+        citation: "sail-sg/VocabularyParallelism artifact/README.md @ 6191c3bf, the artifact of Yeung et al., Balancing Pipeline Parallelism with Vocabulary Parallelism (MLSys 2025): Megatron-LM in nvcr.io/nvidia/pytorch:24.03 on one server of 8 A100, a 4B GPT of 32 layers, hidden 3072 and 24 heads in 8 pipeline stages, micro-batch 1, 128 micro-batches, sequences of 2048 and 4096, vocabularies of 32k to 256k (256,000 in artifact/test_one_host.csv); the baseline method's MFU (the layers split evenly, the output layer on the last stage) as the full experiment's expected results print it",
+        held_out: true,
+        gap: None,
+    },
+    Source {
+        key: "torchtitan-h200",
+        citation: "pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (Trainy on WhiteFiber, June 2025; torch 2.8.0a0, torchtitan e7c0cae): Llama 3.1 8B on 4 and 8 hosts of 8 H200 (400 Gb/s per GPU), llama3_8b.toml (sequences of 8192, per-op selective recomputation) at local batch 2, torch.compile, Float8 tensorwise with fp8 all-gather; TPS/GPU at the 100th iteration",
         held_out: true,
         gap: None,
     },
