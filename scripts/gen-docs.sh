@@ -533,7 +533,9 @@ TEXT
 - **llama3** (`torchtitan` profile): The Llama 3 Herd of Models, Table 4:
   405B on 8192 and 16384 H100, TP 8, PP 16, context 8192, 16M-token
   batches; MFU. Meta's stack is taken as torchtitan's profile with
-  parameters gathered once per step (ZeRO-1-like); 126 layers on 16 stages.
+  parameters gathered once per step (ZeRO-1-like); 126 layers on 16 stages;
+  its recomputation, not published, as the element-wise rerun of a
+  selective recomputation, not torchtitan's per-op policy.
 - **llm-foundry** (`llm-foundry`): `scripts/train/benchmarking/README.md`:
   MPT 1B to 70B on 8 to 128 H100, A100 80GB and A100 40GB, FSDP full
   shard, micro-batch and checkpointing as published; MFU by the README's
@@ -541,7 +543,11 @@ TEXT
   embeddings; the model counts them apart.
 - **torchtitan** (`torchtitan`): `docs/performance.md` (64 A100 80GB,
   FSDP2): Llama 3 8B and 70B at context 8192, Llama 2 13B at 4096 (the
-  train configs' defaults); MFU.
+  train configs' defaults); MFU. Llama 3 8B's selective recomputation is
+  torchtitan's per-op policy (`activation_checkpoint.py`: "Saves output
+  of all compute ops, except every second mm"), which reruns about 0.37
+  of each layer's matmuls: that row went from 10.1% fast to 2.0% when it
+  was costed.
 - **nemo-24.07** (`megatron`): NeMo `docs/source/performance/performance_summary.md`,
   DGX-H100, FP8: GPT-3 175B on 128 and 512, Llama 2 70B, Llama 3 8B and 70B
   with CP 2; tokens per second per GPU. The distributed optimizer and
@@ -773,6 +779,37 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   token, which would send less over InfiniBand and make the model
   faster still) and the multi-token-prediction module (one more layer
   and output head a step, about 2% more work).
+- **vocab-parallelism** (`megatron`): the artifact of Yeung et al.,
+  Balancing Pipeline Parallelism with Vocabulary Parallelism (MLSys 2025;
+  `sail-sg/VocabularyParallelism` `artifact/README.md`): Megatron-LM on one
+  server of 8 A100, a 4B GPT (32 layers, hidden 3072, 24 heads) in 8
+  pipeline stages, micro-batch 1 and 128 micro-batches, sequences of 2048
+  and 4096 and vocabularies of 32k to 256k; the baseline method, whose 32
+  layers sit 4 on each stage and whose output layer runs on the last;
+  MFU as the full experiment's expected results print it. The model held
+  the layers evenly only over an interleaved schedule's chunks until this
+  source: its 1F1B split gave the last stage a single layer beside a
+  256k head, and came out 45% and 16% fast on the 256k runs. With Megatron-LM's
+  even split where the layers divide, seven of the eight land within
+  11% and the MFU falls with the vocabulary as published (48% to 17% at
+  2,048 tokens, 53% to 28% at 4,096; the model 52% to 27% and 55% to
+  29%); the 256k run at 2,048 tokens is 57% fast (17.3% published, where
+  the same vocabulary at 4,096 tokens runs at 27.6%, and the artifact's
+  quick experiment printed 26.1% and 28.9% for that one in two copies of
+  its README). The same split moved GPT-OSS 120B on 64 H100s (36 layers
+  on 4 stages, a 201k vocabulary) from 27% and 31% fast to 10% and 14%.
+  The artifact's layer-redistribution runs (the last stage's layers
+  moved to the others) are not in the table: a layout cannot name its
+  split here.
+- **torchtitan-h200** (`torchtitan`): `pytorch/torchtitan`
+  `benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md`: Trainy's Llama
+  3.1 8B on 4 and 8 hosts of 8 H200 (400 Gb/s a GPU), torch.compile,
+  Float8 tensorwise with its fp8 all-gather, local batch 2 and the
+  `llama3_8b.toml` defaults (sequences of 8192, per-op selective
+  recomputation); TPS/GPU at the 100th iteration. 6% and 7% fast with
+  the per-op recomputation costed (12% and 14% without it). Its fp8
+  parameter gather is not modelled (the model gathers bf16, 4% of the
+  step exposed).
 - **megatron-bridge-4439** (`megatron`): Megatron-Bridge issue 4439,
   Qwen3 30B-A3B on one DGX B200 in BF16 (552 TFLOP/s) and MXFP8 (562) at
   the one layout the recipe gives both, read as tokens as above. MXFP8
