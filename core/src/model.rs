@@ -288,37 +288,15 @@ impl Model {
     #[must_use]
     pub fn alternate_matmul_params(&self) -> f64 {
         let h = f64::from(self.hidden);
-        let (q, kv, ffn) = (self.q_dim(), self.kv_dim(), f64::from(self.ffn));
-        let attention = match self.latent {
-            Some(l) => {
-                let (qr, kvr, rope) =
-                    (f64::from(l.q_rank), f64::from(l.kv_rank), f64::from(l.rope));
-                let heads = f64::from(self.heads);
-                [
-                    h * qr,
-                    qr * heads * (self.head_dim() + rope),
-                    h * (kvr + rope),
-                    kvr * 2.0 * q,
-                    q * h,
-                ]
-            }
-            None => [h * q, h * kv, h * kv, q * h, 0.0],
-        };
-        let count = if self.latent.is_some() { 5 } else { 4 };
-        let mlp = if self.mlp.gated() {
-            [h * ffn, h * ffn, ffn * h]
-        } else {
-            [h * ffn, ffn * h, 0.0]
-        };
-        let mlp_count = if self.mlp.gated() { 3 } else { 2 };
-        let second = |mats: &[f64], first: usize| -> f64 {
-            mats.iter()
-                .enumerate()
-                .filter(|&(i, _)| (first + i) % 2 == 1)
-                .map(|(_, p)| p)
-                .sum()
-        };
-        second(&attention[..count], 0) + second(&mlp[..mlp_count], count) * (1.0 - self.moe_share())
+        let mlp = h * f64::from(self.ffn) * (1.0 - self.moe_share());
+        match self.latent {
+            // The up-projections (2nd and 4th of five); after them the
+            // gate (6th) and down (8th) projections, or a GeLU MLP's up.
+            Some(_) => self.up_projection_params() + if self.mlp.gated() { 2.0 * mlp } else { mlp },
+            // Keys (2nd) and output (4th); the up projection beside the
+            // gate (6th), or a GeLU MLP's down projection (6th): as large.
+            None => h * self.kv_dim() + self.q_dim() * h + mlp,
+        }
     }
 
     /// FLOPs per token at context `seq` a selective recomputation of
