@@ -863,7 +863,19 @@ GPUs, where the row states 16,384); MLPerf's GPT-3 175B of v3.0 (its
 chunks per stage are set in a config it does not publish); OPT-175B's
 "up to 147 TFLOP/s per GPU" (a best case, not a measured step); and
 LLaMA-65B's 380 tokens per second per GPU on 2,048 A100s (no layout
-published).
+published). Checked against the model and left out because a setting
+that moves the answer is not published: GLM-130B's 32.5% MFU on 768
+A100 40GB (TP 4, PP 8 under DeepSpeed's pipeline, batch 4,224; its
+micro-batch is not given: the model is 18% to 22% fast at 1 and 2),
+BloombergGPT's 32.5 s step on 512 A100 40GB (ZeRO-3 over 128 GPUs in
+four replicas; micro-batch not given: the model is 16% slow at 1 and 51%
+fast at 2), Nemotron-4 15B's 0.57 to 0.64 s steps on 768 to 2,304 H100s
+(its technical report's Table 2 at TP 8; micro-batch not given: 11% slow
+at 1 to 28% fast at 4; the published step grows 12% from 768 to
+2,304 GPUs where the model's grows under 1%, the near-strong-scaling
+regime of F4 again) and GPT-NeoX 20B's 117 TFLOP/s (FLOP convention not
+stated: the model's executed rate at full recomputation is 132 TFLOP/s,
+its model-FLOP rate 99).
 
 ## Where it misses
 
