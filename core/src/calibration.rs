@@ -86,17 +86,35 @@ pub const GEMM_SHAPE_H100: crate::hardware::GemmShape = crate::hardware::GemmSha
     fp8_ratio: FP8_GEMM_RATIO,
     fp4_share: FP4_GEMM_SHARE,
 };
+/// B200's GEMM prologue and epilogue in steps of `k` over H100's: the
+/// ratio of two fits made the same way (least squares in log space of
+/// `peak / (1/0.84 + k0/k + a0/(b m n))`, the ceiling held at H100's) to
+/// the bf16 GEMMs of OpenXLA's matmul table with every dimension 1,024 to
+/// 4,096 (81 a block, batches of 1, 2 and 4), its `sm_100` block (NVIDIA
+/// B200, as openxla PR 36518 names it) against its `sm_90` block
+/// (tensorflow @ a305421c, `xla/backends/gpu/cost_model/matmul_interpolator_data.h`):
+/// k0 880 against 284 (median errors 3.4% and 5.0%). Another copy of the
+/// table gives 3.17. Carried as a ratio onto H100's shape, which was fitted
+/// on another selection of the table. Measured, not fitted on training runs.
+pub const BLACKWELL_EPILOGUE_OVER_H100: f64 = 3.10;
+/// B200's last-wave tail over H100's, the same fits: a0 2.92e6 against
+/// 1.15e6 (another copy: 2.61). B200 needs larger GEMMs than H100 to
+/// approach its ceiling: at 4096 cubed the table has it at 0.80 of H100's
+/// share of peak, at four batched 4096 cubed 0.93.
+pub const BLACKWELL_TAIL_OVER_H100: f64 = 2.54;
 /// How GEMM throughput falls with shape on a Blackwell GPU of `peak_bf16`
-/// TFLOP/s over `sms` SMs: no shape-resolved Blackwell table is published,
-/// so H100's, scaled as A100's is: the epilogue by the MMA rate per SM
-/// (the same epilogue cycles are more steps of `k` when each step is
-/// faster), the last wave's tail by the SM count. Not fitted.
+/// TFLOP/s over `sms` SMs: H100's with B200's measured ratios
+/// ([`BLACKWELL_EPILOGUE_OVER_H100`], [`BLACKWELL_TAIL_OVER_H100`]), the
+/// epilogue scaled by the MMA rate per SM over B200's (the same epilogue
+/// cycles are more steps of `k` when each step is faster) and the last
+/// wave's tail by the SM count over B200's 148 (GB200 and GB300, `sm_100`
+/// too, have no table of their own).
 #[must_use]
 pub const fn blackwell_gemm_shape(peak_bf16: f64, sms: f64) -> crate::hardware::GemmShape {
-    let per_sm = (peak_bf16 / sms) / (989.0 / 132.0);
+    let per_sm = (peak_bf16 / sms) / (2250.0 / 148.0);
     crate::hardware::GemmShape {
-        k0: GEMM_EPILOGUE_H100 * per_sm,
-        a0: GEMM_TAIL_H100 * sms / 132.0,
+        k0: GEMM_EPILOGUE_H100 * BLACKWELL_EPILOGUE_OVER_H100 * per_sm,
+        a0: GEMM_TAIL_H100 * BLACKWELL_TAIL_OVER_H100 * sms / 148.0,
         ..GEMM_SHAPE_H100
     }
 }

@@ -72,6 +72,16 @@ pub const TABLE: &[Constant] = &[
         "fitted with GEMM_EPILOGUE_H100 to OpenXLA's sm_90 matmul table"
     ),
     row!(
+        BLACKWELL_EPILOGUE_OVER_H100,
+        "x",
+        "OpenXLA matmul table (tensorflow @ a305421c): B200 (sm_100) over H100 (sm_90) epilogue, the same fit on each block's 81 bf16 GEMMs of dimensions 1024 to 4096 (k0 880 vs 284); not on training runs"
+    ),
+    row!(
+        BLACKWELL_TAIL_OVER_H100,
+        "x",
+        "the same fits: B200's last-wave tail over H100's (a0 2.92e6 vs 1.15e6)"
+    ),
+    row!(
         FP8_GEMM_RATIO,
         "-",
         "best H100 fp8 matmul 70.9% of fp8 peak over best bf16 80.3% of bf16 peak (MAMF tables)"

@@ -157,7 +157,9 @@ pub const SECTIONS: &[Section] = &[
              measurements on H100 show a GEMM losing throughput when its reduction k is short \
              (each output tile's prologue and epilogue spread over fewer steps) and when it has \
              few outputs m × n (the last wave leaves SMs idle). That shape factor, fitted to \
-             OpenXLA's table of 93 H100 GEMMs and not to any training run, multiplies one \
+             OpenXLA's table of 93 H100 GEMMs and not to any training run (Blackwell's at the \
+             ratios the same table's B200 block measures: B200 needs larger GEMMs, 0.80 of \
+             H100's share of peak at 4096 cubed), multiplies one \
              in-step efficiency per GPU for large GEMMs, fitted on 41 published runs (not on the \
              paper): 0.647 on H100 (also used for H200 and Blackwell), 0.724 on A100, and 0.64 on \
              V100. fp8 GEMMs reach 0.883 of the share of their peak that bf16 GEMMs reach of \
@@ -206,8 +208,9 @@ pub const SECTIONS: &[Section] = &[
              (GeLU)",
             "σ(m, n, k) = r ÷ (1 + e × (k_0 ÷ k + a_0 ÷ (m × n)));  H100: e = 0.84, k_0 = 113, \
              a_0 = 288000;  A100 and V100: e = 0.88, k_0 = 56.6, a_0 = 235000;  Blackwell: H100's \
-             with k_0 × (bf16 TFLOP/s per SM ÷ H100's 7.49) and a_0 × (SMs ÷ 132), so k_0 = 229 \
-             (B200), 248 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
+             with k_0 × 3.1 × (bf16 TFLOP/s per SM ÷ B200's 15.2) and a_0 × 2.54 × (SMs ÷ 148), \
+             B200's measured ratios, so k_0 = 350 (B200), 379 (GB200, GB300) and a_0 = 731520 \
+             (B200), 751000 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
             "η_gemm = 0.647 (H100, H200, B200, GB300), 0.567 (GB200: 0.877 of GB300's), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200), 0.170 (B200), 0.157 (GB200), 0.168 (GB300), \
              0.6 (A100), 0.4 (V100); halved under FlashAttention 1;  cuDNN (Transformer Engine, \
@@ -237,6 +240,8 @@ pub const SECTIONS: &[Section] = &[
             "GEMM_CEILING_A100",
             "GEMM_EPILOGUE_A100",
             "GEMM_TAIL_A100",
+            "BLACKWELL_EPILOGUE_OVER_H100",
+            "BLACKWELL_TAIL_OVER_H100",
             "ATTENTION_EFFICIENCY_H100",
             "CUDNN_ATTENTION_EFFICIENCY_H100",
             "CUDNN_ATTENTION_EFFICIENCY_B200",
@@ -498,8 +503,8 @@ pub const SECTIONS: &[Section] = &[
         id: "assumptions",
         title: "What the model leaves out",
         paragraphs: &[
-            "The GEMM shape factor is measured on H100 only (A100's and Blackwell's are scaled \
-             from it by the MMA rate per SM and the SM count), fp8's on \
+            "The GEMM shape factor is measured on H100 and B200 (A100's is scaled from H100's \
+             by the MMA rate per SM and the SM count; GB200's and GB300's from B200's), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
              any run: they carry H100's GEMM efficiency (0.647; GB200 at 0.877 of GB300's, as \
              Azure's cuBLASLt tables measure the two; FlashAttention-2's and cuDNN's attention \
