@@ -42,7 +42,8 @@ pub(crate) struct LayerCompute {
     /// The forward of every second matmul of the layer, which torchtitan's
     /// per-op selective recomputation reruns
     /// ([`crate::model::Model::alternate_matmul_params`]), at the rate the
-    /// attention's and dense MLP's GEMMs reach together.
+    /// attention's and dense MLP's GEMMs reach together; zero under a stack
+    /// whose recomputation does not rerun them.
     pub alternate_matmuls: Seconds,
 }
 
@@ -241,10 +242,14 @@ pub(crate) fn compute(cfg: &Config, s: &Shape) -> (LayerCompute, Seconds) {
     let attention_gemms = projections + gemm_time(h, model.q_dim() / tp);
     let gemms = attention_gemms + dense_mlp * dense + moe.gemm.0;
     // Every second matmul at the rate the attention's and the dense MLP's
-    // GEMMs reach together.
-    let own = attention_gemms + dense_mlp * dense;
-    let own_params = model.attention_params() + model.dense_mlp_params() * dense;
-    let alternate_matmuls = own * model.alternate_matmul_params() / own_params.max(1.0);
+    // GEMMs reach together, where the stack's recomputation reruns them.
+    let alternate_matmuls = if cfg.stack.selective_reruns_matmuls {
+        let own_params = model.attention_params() + model.dense_mlp_params() * dense;
+        (attention_gemms + dense_mlp * dense) * model.alternate_matmul_params()
+            / own_params.max(1.0)
+    } else {
+        0.0
+    };
     let attn_flops = 2.0 * tokens * s.seq * model.attention_dim() / tp;
     // Norms and residual adds on the hidden state (split by sequence
     // parallelism), rotary on the local queries and keys, the MLP
