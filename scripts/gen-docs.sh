@@ -33,9 +33,10 @@ own code and papers, not from the paper and not from a fit.
   each under its own stack, by least squares on the logarithm of model
   over published, within physical bounds (GEMMs between 0.5 and 0.95 of
   peak, the overlap share between 0.1 and 1). `scalescope validate` prints
-  the fit (A100 0.726, H100 0.647, overlap 0.380) and, for each source, the
-  error of constants fitted without it; a test keeps the shipped values
-  within 0.01 of the fit. They are the in-step rate of a large GEMM; each
+  the fit (A100 0.728, H100 0.647, overlap 0.385; the shipped 0.724 and
+  0.380 are earlier rounds' fits, left within the leave-one-source-out
+  spread) and, for each source, the error of constants fitted without it; a test keeps the shipped values within
+  0.01 of the fit. They are the in-step rate of a large GEMM; each
   GEMM of a layer is slowed further by its shape (below). The best
   measured matmuls run faster (0.88 of peak on A100, 0.84 on H100):
   inside a step GEMMs share the GPU with NCCL and run at power-limited
@@ -61,8 +62,9 @@ own code and papers, not from the paper and not from a fit.
   it at 0.80 of H100's share of its peak; the scaling by MMA rate per SM
   and SM count it replaced gave 0.976, the ratios carried onto H100's
   flatter shape give 0.94 (H100's own fit is of another selection of the
-  table, and each block's ceiling is held at H100's). GB200 and GB300 (`sm_100`
-  too) take B200's, scaled by their MMA rate per SM and SM count. It
+  table, and each block's ceiling is held at H100's). GB200 (`sm_100`, B200's die) and
+  GB300 (`sm_103`), which have no table of their own, take B200's, scaled
+  by their MMA rate per SM and SM count. It
   moved the Blackwell rows' mean error from 13.8% to 12.9% and the
   mixture-of-experts rows' from 17.9% to 16.6%; the 405B rows on NVL72,
   which the model already runs slow, move 1 to 2 points slower. fp8's ceiling is 0.883 of bf16's (the best measured fp8 and bf16
@@ -509,7 +511,7 @@ TEXT
 {
   echo "# Published training runs: measured vs model"
   echo
-  echo "Printed by \`scalescope validate\` from \`core/src/validation/runs.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on the runs of the first eight sources (\`docs/calibration.md\`); each of those sources is also predicted with constants fitted without it. The sources marked held out (twenty-seven) joined after the fit and no constant has seen them, so their errors are the model's predictions of runs it was not fitted on. A source the model misses by far names the mechanism it is believed to lack (a known gap) and is summarised apart."
+  echo "Printed by \`scalescope validate\` from \`core/src/validation/runs.rs\`. Each run is evaluated under the software stack that produced it, at its published GPU, model shape, context, batch, TP, PP, CP and data-parallel flavour; the micro-batch, interleaving depth (v) and recomputation, where the authors tuned them without publishing, are the best the model finds among the few choices the row lists. A run holds when the model lands within 25%. Three constants are fitted on the runs of the first eight sources (\`docs/calibration.md\`); each of those sources is also predicted with constants fitted without it. The sources marked held out (twenty-nine) joined after the fit and no constant has seen them, so their errors are the model's predictions of runs it was not fitted on. A source the model misses by far names the mechanism it is believed to lack (a known gap) and is summarised apart."
   echo
   echo '```'
   "$bin" validate

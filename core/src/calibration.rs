@@ -107,8 +107,8 @@ pub const BLACKWELL_TAIL_OVER_H100: f64 = 2.54;
 /// ([`BLACKWELL_EPILOGUE_OVER_H100`], [`BLACKWELL_TAIL_OVER_H100`]), the
 /// epilogue scaled by the MMA rate per SM over B200's (the same epilogue
 /// cycles are more steps of `k` when each step is faster) and the last
-/// wave's tail by the SM count over B200's 148 (GB200 and GB300, `sm_100`
-/// too, have no table of their own).
+/// wave's tail by the SM count over B200's 148 (GB200, B200's die, and
+/// GB300, `sm_103`, have no table of their own).
 #[must_use]
 pub const fn blackwell_gemm_shape(peak_bf16: f64, sms: f64) -> crate::hardware::GemmShape {
     let per_sm = (peak_bf16 / sms) / (2250.0 / 148.0);

@@ -24,9 +24,8 @@ pub(crate) fn kernels(cfg: &Config) -> (f64, f64) {
         + match cfg.layout.recompute {
             Recompute::Full => fwd,
             Recompute::Selective if !cfg.layout.recompute_modules.is_empty() => module_kernels(cfg),
-            // The keys' and output projections and a dense MLP's one.
             Recompute::Selective if cfg.stack.selective_reruns_matmuls => {
-                elementwise + 2.0 + (1.0 - cfg.model.moe_share())
+                elementwise + cfg.model.alternate_matmul_kernels()
             }
             Recompute::Selective => elementwise,
             Recompute::None => 0.0,

@@ -284,7 +284,9 @@ impl Model {
     /// then a dense layer's MLP (gate, up and down; up and down without a
     /// gate), the second, fourth and so on. An MoE layer's routed experts
     /// run as grouped GEMMs the count skips; its router and shared experts
-    /// are left out.
+    /// are left out, and so is what the policy reruns beyond its count: a
+    /// linear with a bias (`addmm`, neither counted nor saved) and, under
+    /// sequence parallelism, the gathers of the projections' inputs.
     #[must_use]
     pub fn alternate_matmul_params(&self) -> f64 {
         let h = f64::from(self.hidden);
@@ -297,6 +299,19 @@ impl Model {
             // gate (6th), or a GeLU MLP's down projection (6th): as large.
             None => h * self.kv_dim() + self.q_dim() * h + mlp,
         }
+    }
+
+    /// The matmuls of [`Self::alternate_matmul_params`] as kernels per layer
+    /// (the mean): two of the attention's, and a dense layer's one, or two
+    /// of a gated MLP after latent attention.
+    #[must_use]
+    pub fn alternate_matmul_kernels(&self) -> f64 {
+        let mlp = if self.latent.is_some() && self.mlp.gated() {
+            2.0
+        } else {
+            1.0
+        };
+        2.0 + mlp * (1.0 - self.moe_share())
     }
 
     /// FLOPs per token at context `seq` a selective recomputation of

@@ -49,4 +49,10 @@ fn layers_that_divide_over_the_stages_are_held_evenly() {
     cfg.layout.parallel.virtual_stages = 3;
     let (first, last) = cfg.pipeline_split();
     assert!(last < first, "{first} {last}");
+    // torchtitan weighs the output instead: its last stage holds fewer.
+    cfg.layout.parallel.schedule = Schedule::OneFOneB;
+    cfg.layout.parallel.pp = 8;
+    cfg.stack = crate::stack::TORCHTITAN;
+    let (first, last) = cfg.pipeline_split();
+    assert!(last < first, "{first} {last}");
 }

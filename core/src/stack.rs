@@ -242,6 +242,12 @@ pub struct Stack {
     /// rather than the element-wise kernels alone, or the core attention
     /// where its scores are materialised (Megatron's).
     pub selective_reruns_matmuls: bool,
+    /// Whether a pipeline's layers, where they divide evenly over its
+    /// stages, are held evenly, the output head on top of the last stage's
+    /// share (Megatron-LM's default), rather than split to balance the head
+    /// ([`crate::scenario::Config::pipeline_split`]; an interleaved
+    /// schedule's chunks that divide the layers are even under every stack).
+    pub even_pipeline_split: bool,
     /// The attention kernel: fused (FlashAttention 1 or 2, cuDNN through
     /// Transformer Engine) or through the materialised score matrix.
     pub attention: AttentionKernel,
@@ -326,6 +332,8 @@ pub const PAPER: Stack = Stack {
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     selective_reruns_matmuls: false,
+    // Assumed: the 'Megatron-inspired' framework splits a pipeline as Megatron-LM does
+    even_pipeline_split: true,
     attention: AttentionKernel::Flash2,
     sequence_parallel: false,
     // Assumed: the 'Megatron-inspired' tensor parallelism of Appendix B runs as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
@@ -361,6 +369,8 @@ pub const MEGATRON: Stack = Stack {
     elementwise_kernels: crate::calibration::FUSED_ELEMENTWISE_KERNELS,
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     selective_reruns_matmuls: false,
+    // Source: Megatron-LM's transformer block: num_layers // pipeline_model_parallel_size layers a stage unless --decoder-first/last-pipeline-num-layers or a pipeline layout say otherwise
+    even_pipeline_split: true,
     attention: AttentionKernel::TransformerEngine,
     sequence_parallel: true,
     // Source: Megatron-LM tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication: the input gradient's all_reduce (reduce_scatter under sequence parallelism) issued with async_op=True before the weight-gradient GEMM, waited for after it
@@ -427,8 +437,10 @@ pub const TORCHTITAN: Stack = Stack {
     name: "torchtitan (FSDP2, compiled)",
     // Source: torchtitan: torch.compile per TransformerBlock, FSDP2 mixed_precision_reduce float32, SequenceParallel norms under TP, Interleaved1F1B
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
-    // Source: torchtitan activation_checkpoint.py, selective_ac_option "op" (the default of its selective mode): "Saves output of all compute ops, except every second mm"
+    // Source: torchtitan activation_checkpoint.py @ e7c0cae (June 2025), selective_ac_option "op" as its train configs set it (llama3_8b.toml): "Saves output of all compute ops, except every second mm"; later torchtitan saves by operator name
     selective_reruns_matmuls: true,
+    // Source: torchtitan's pipeline split (generate_llm_fqn_per_model_part): the first and last stages hold one layer less each by default (pipeline_parallel_first_stage_less_layers, _last_stage_less_layers = 1), for the embedding and the output
+    even_pipeline_split: false,
     // Inductor fuses a clamped GLU's clamps into the activation's kernel
     clamp_passes: 0.0,
     attention: AttentionKernel::Flash2,
@@ -570,31 +582,5 @@ impl Stack {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_round_trip_and_match_serde() {
-        for id in STACKS {
-            assert_eq!(StackId::parse(id.key()), Some(id));
-            assert_eq!(Stack::of(id).id, id);
-            let json = serde_json::to_string(&id).unwrap();
-            assert_eq!(json, alloc::format!("\"{}\"", id.key()));
-        }
-        assert_eq!(StackId::parse("LLM-Foundry"), Some(StackId::LlmFoundry));
-        assert_eq!(StackId::parse("DeepSpeed"), Some(StackId::DeepSpeed));
-        assert_eq!(StackId::parse("zero3"), None);
-    }
-
-    #[test]
-    fn only_the_compiled_stack_dispatches_cheaply() {
-        for id in STACKS {
-            let s = Stack::of(id);
-            assert_eq!(
-                s.host_dispatch_us < 5.0,
-                id == StackId::Torchtitan,
-                "{id:?}"
-            );
-        }
-    }
-}
+#[path = "stack_tests.rs"]
+mod tests;

@@ -207,7 +207,7 @@ fn hardware(s: &Scenario, c: &mut Controls, notices: &mut Vec<String>) -> Result
     }
     if !s.recompute_modules.is_empty() {
         notices.push(String::from(
-            "`recompute_modules` is not an explorer control: selective recomputation reruns the norms and the MLP activation",
+            "`recompute_modules` is not an explorer control: selective recomputation reruns the stack's default (the norms and the MLP activation; under torchtitan every second matmul too)",
         ));
     }
     Ok(())

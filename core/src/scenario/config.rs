@@ -76,8 +76,10 @@ impl Config {
 
     /// Layers on the pipeline's stages: the most any stage before the last
     /// holds, and the last stage's (beside the output head). Layers that
-    /// divide evenly over the stages (over the chunks of an interleaved
-    /// schedule) are held so, as Megatron-LM splits them by default
+    /// divide evenly over the chunks of an interleaved schedule, or over
+    /// the stages under a stack that splits as Megatron-LM does
+    /// ([`crate::stack::Stack::even_pipeline_split`]), are held so, as
+    /// Megatron-LM splits them by default
     /// (`num_layers // pipeline_model_parallel_size`; an uneven split needs
     /// `--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`
     /// or a pipeline layout: NeMo's recipes, Nemotron-4 340B's 96 layers in
@@ -94,12 +96,15 @@ impl Config {
             // One stage holds every layer ([`crate::evaluate::split_layers`]).
             return (0, m.layers);
         }
-        let chunks = if p.schedule == Schedule::Interleaved {
-            u64::from(p.pp) * u64::from(p.virtual_stages.max(1))
+        // An interleaved schedule's chunks that divide the layers hold them
+        // evenly under every stack (the bound and the simulation of its
+        // passes take equal chunks); one stage a rank, as the stack splits.
+        let even = if p.schedule == Schedule::Interleaved {
+            u64::from(m.layers) % (u64::from(p.pp) * u64::from(p.virtual_stages.max(1))) == 0
         } else {
-            u64::from(p.pp)
+            self.stack.even_pipeline_split && m.layers % p.pp == 0
         };
-        if u64::from(m.layers) % chunks == 0 {
+        if even {
             let each = m.layers / p.pp;
             return (each, each);
         }

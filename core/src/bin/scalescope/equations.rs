@@ -325,10 +325,11 @@ pub const SECTIONS: &[Section] = &[
              shard group spans dp × cp ranks (CP ranks hold the same parameters), GPUs per node ÷ \
              tp (÷ pp as well, in the paper's placement) of them on each node. Layers that \
              divide evenly over the stages (over the chunks, interleaved) are held evenly, as \
-             Megatron-LM splits them by default, so the last stage runs the output head on top \
+             Megatron-LM splits them by default (torchtitan's 1F1B instead balances its first \
+             and last stages for the embedding and the output), so the last stage runs the head on top \
              of its share: a large vocabulary makes it the slowest (Yeung et al.'s baseline, 8 \
-             stages of 4 layers of width 3072, loses from 48% MFU at 32k tokens to 17% at 256k, \
-             the model from 52% to 27%). Another count is split as a recipe must split it: the \
+             stages of 4 layers of width 3072, loses from 48% MFU at a 32k vocabulary to 17% at \
+             256k in sequences of 2,048 tokens, the model from 52% to 27%). Another count is split as a recipe must split it: the \
              stages before the last share the layers evenly and the last holds as many as \
              balances the slowest stage (126 layers on 16 stages: 8 on most, 7 on the last).",
             "DDP AllReduces gradients once per step, and ZeRO-1 ReduceScatters them and \

@@ -30,7 +30,9 @@ pub const MEMORY: Section = Section {
          carry their rotary part, and the compressed latents and their norms' outputs are \
          split along the sequence as the hidden-sized tensors are (Megatron-Core's \
          multi_latent_attention.py). Selective recomputation drops the norms' outputs and \
-         one MLP-sized tensor per token (and the scores). Full recomputation keeps only \
+         one MLP-sized tensor per token (and the scores); torchtitan's per-op policy drops \
+         the keys and a dense layer's up projection's output too (under latent attention the \
+         up-projections' outputs and the MLP's first). Full recomputation keeps only \
          each layer's input, plus one layer's working set while it is recomputed. Under fp8 \
          and fp4, Transformer Engine keeps a GEMM's input for its weight gradient as the \
          quantised copy (1 byte an element in fp8, 0.56 in NVFP4), not in bf16: q below (1 \
@@ -67,7 +69,9 @@ pub const MEMORY: Section = Section {
         "a_none = a_selective + ((2h + r_q + r_kv) ÷ sp + f ÷ tp) × q   (elements per token \
          per layer; q = 1 in bf16, 0.5 in fp8, 0.28 in NVFP4)",
         "a_selective = 2h ÷ sp + ℓ + (w_q + w_o × q + w_kv + (k − 1 + c) × f) ÷ tp;  a_full = h ÷ sp;  \
-         c = 2 for a clamped SwiGLU clamped apart (its halves' concatenated copy), else 0",
+         c = 2 for a clamped SwiGLU clamped apart (its halves' concatenated copy), else 0;  \
+         under torchtitan's per-op policy − (w_kv ÷ 2 + f_d) ÷ tp (latent: − (w_q + w_kv + f_d) ÷ \
+         tp; GeLU without latents: − w_kv ÷ (2 tp))",
         "with modules: a = a_none − Σ dropped;  layernorm: n_u × h ÷ sp × q (n_u the unfused \
          norms);  mla_up_proj: (w_q + w_kv) ÷ tp + ℓ × q;  mlp: d × h ÷ sp × q + ((k − 1 + c) + q) \
          × f_d ÷ tp (d the dense layers' share, f_d their MLP width times d);  moe_act: f_r ÷ tp \
