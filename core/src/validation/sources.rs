@@ -273,7 +273,7 @@ pub const SOURCES: [Source; 37] = [
     },
     Source {
         key: "vocab-parallelism",
-        citation: "sail-sg/VocabularyParallelism artifact/README.md @ 6191c3bf, the artifact of Yeung et al., Balancing Pipeline Parallelism with Vocabulary Parallelism (MLSys 2025): Megatron-LM in nvcr.io/nvidia/pytorch:24.03 on one server of 8 A100, a 4B GPT of 32 layers, hidden 3072 and 24 heads in 8 pipeline stages, micro-batch 1, 128 micro-batches, sequences of 2048 and 4096, vocabularies of 32k to 256k (256,000 in artifact/test_one_host.csv); the baseline method's MFU (the layers split evenly, the output layer on the last stage) as the full experiment's expected results print it",
+        citation: "sail-sg/VocabularyParallelism artifact/README.md @ 6191c3bf, the artifact of Yeung et al., Balancing Pipeline Parallelism with Vocabulary Parallelism (MLSys 2025): Megatron-LM in nvcr.io/nvidia/pytorch:24.03 on one server of 8 A100, a 4B GPT of 32 layers, hidden 3072 and 24 heads in 8 pipeline stages, micro-batch 1, 128 micro-batches, sequences of 2048 and 4096, vocabularies of 32k to 256k (256,000 in artifact/test_one_host.csv); the MFU of the baseline method (the layers split evenly, the output layer on the last stage) and of its layer redistribution (layers moved off that stage) as the full experiment's expected results print them",
         held_out: true,
         gap: None,
     },
