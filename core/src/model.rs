@@ -290,28 +290,33 @@ impl Model {
     #[must_use]
     pub fn alternate_matmul_params(&self) -> f64 {
         let h = f64::from(self.hidden);
-        let mlp = h * f64::from(self.ffn) * (1.0 - self.moe_share());
+        let mlp = h * f64::from(self.ffn) * (1.0 - self.moe_share()) * self.alternate_mlp_matmuls();
         match self.latent {
-            // The up-projections (2nd and 4th of five); after them the
-            // gate (6th) and down (8th) projections, or a GeLU MLP's up.
-            Some(_) => self.up_projection_params() + if self.mlp.gated() { 2.0 * mlp } else { mlp },
-            // Keys (2nd) and output (4th); the up projection beside the
-            // gate (6th), or a GeLU MLP's down projection (6th): as large.
+            // The up-projections (2nd and 4th of five).
+            Some(_) => self.up_projection_params() + mlp,
+            // Keys (2nd) and output (4th).
             None => h * self.kv_dim() + self.q_dim() * h + mlp,
         }
     }
 
-    /// The matmuls of [`Self::alternate_matmul_params`] as kernels per layer
-    /// (the mean): two of the attention's, and a dense layer's one, or two
-    /// of a gated MLP after latent attention.
-    #[must_use]
-    pub fn alternate_matmul_kernels(&self) -> f64 {
-        let mlp = if self.latent.is_some() && self.mlp.gated() {
+    /// A dense MLP's matmuls among every second of a layer, each `h x f`:
+    /// after latent attention's five the gate (6th) and down (8th)
+    /// projections of a gated MLP, or a GeLU MLP's up (6th); after four
+    /// projections the up projection beside the gate (6th), or a GeLU
+    /// MLP's down projection (6th).
+    fn alternate_mlp_matmuls(&self) -> f64 {
+        if self.latent.is_some() && self.mlp.gated() {
             2.0
         } else {
             1.0
-        };
-        2.0 + mlp * (1.0 - self.moe_share())
+        }
+    }
+
+    /// The matmuls of [`Self::alternate_matmul_params`] as kernels per layer
+    /// (the mean): two of the attention's and a dense layer's MLP's.
+    #[must_use]
+    pub fn alternate_matmul_kernels(&self) -> f64 {
+        2.0 + self.alternate_mlp_matmuls() * (1.0 - self.moe_share())
     }
 
     /// FLOPs per token at context `seq` a selective recomputation of
