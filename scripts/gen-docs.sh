@@ -960,12 +960,21 @@ its model-FLOP rate 99).
   tried both levels), so only the ratio between the two Blackwell parts
   is carried; which part of the tables to carry was decided with these
   published runs in view, so they are not a clean held-out test of it.
-  B200 (1000 W, not in the tables) keeps H100's share, so the model has
-  it sustain 1,456 TFLOP/s of large bf16 GEMM against GB200's 1,419
-  though it runs at less power; its dense rows run from 14% faster to
-  36% slower than the model (the early NeMo 25.02 ones furthest), most of
-  them slower, which a derating like GB200's would narrow, but no
-  measurement of B200 backs one. The same tables
+  B200 (1000 W, not in the tables) had kept H100's share, which had it
+  sustain 1,456 TFLOP/s of large bf16 GEMM against GB200's 1,419 on
+  fewer SMs, at less power and a lower rated clock (15.2 TFLOP/s an SM
+  on its datasheet against GB200's 16.4): 5% more per SM than the same
+  die given 20% more power. It now sustains GB200's rate per SM, the
+  most its power allows (1,381 TFLOP/s on 148 SMs). The one published
+  pair agrees within 2%: stas00/ml-engineering's achievable-matmul
+  table has B200 at 1,745 and GB200 at 1,822 TFLOP/s of bf16 (0.958,
+  under different PyTorch and CUDA releases), the model 0.973. Its
+  B200 rows had run from 14% faster to 35% slower than the model, most
+  of them slower; 14 of its 18 rows move 1 to 5 points closer
+  (`scalescope validate`: Blackwell 12.9% to 12.6%, all runs 10.3% to
+  10.1%) and four 1 to 3.5 points further (GPT-3 175B and Nemotron-4
+  340B under NeMo 25.02, Llama 3.1 405B and Qwen3 30B-A3B 26.04, which
+  ran faster than the model). The same tables
   measure FlashAttention-2 (head width 128, batch 2, 8,192 tokens) at
   373.9 TFLOP/s on GB200 and 399.7 on GB300 against 329.3 on H200 (forward
   and backward, causal): 1.14 and 1.21 times, not the datasheet's 2.53,

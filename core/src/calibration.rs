@@ -28,9 +28,8 @@ pub const GEMM_EFFICIENCY_H100: f64 = 0.647;
 /// level the published GB300 runs do not bear out (they run 2% to 4%
 /// faster than H100's share gives), so only the ratio between the two
 /// Blackwell parts is carried, a choice made with those runs in view.
-/// Measured, not fitted. B200 (1000 W, not in the tables) keeps H100's
-/// share, so the model has it sustain slightly more than GB200 (1,456
-/// against 1,419 TFLOP/s of large bf16 GEMM) though it runs at less power.
+/// Measured, not fitted. B200 (1000 W, not in the tables) sustains
+/// GB200's rate per SM ([`crate::hardware::gb200_gemm_rate_per_sm`]).
 pub const GB200_SUSTAINED_SHARE: f64 = 0.877;
 /// Fraction of peak that large bf16 GEMMs sustain inside a training step on
 /// A100, before its shape ([`GEMM_SHAPE_A100`]). Fitted on the published

@@ -544,6 +544,15 @@ fn gb200_sustains_its_measured_share_of_gb300s_gemm_rate() {
     };
     let ratio = run(GB300) / run(GB200);
     assert!(ratio > 1.05 && ratio < 1.2, "{ratio}");
+    // B200, GB200's die at less power and a lower rated clock, sustains
+    // GB200's large-GEMM rate per SM, no more.
+    let per_sm =
+        |g: crate::hardware::Gpu| g.gemm_efficiency * g.peak_bf16.0 / f64::from(g.sm_count);
+    let b200 = crate::hardware::B200;
+    assert!((per_sm(b200) / per_sm(GB200) - 1.0).abs() < 1e-12);
+    assert!(
+        b200.peak_bf16.0 / f64::from(b200.sm_count) < GB200.peak_bf16.0 / f64::from(GB200.sm_count)
+    );
 }
 
 /// FlashAttention-2 runs on Blackwell at its measured rate against

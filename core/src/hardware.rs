@@ -230,9 +230,9 @@ pub const H200: Gpu = Gpu {
     ..H100
 };
 
-/// B200 in a DGX B200 (extrapolated: GEMM efficiency carried over from
-/// H100; FlashAttention-2 and cuDNN's attention as measured on GB200, the
-/// same die).
+/// B200 in a DGX B200 (extrapolated: its GEMMs at GB200's sustained rate
+/// per SM, [`gb200_gemm_rate_per_sm`]; FlashAttention-2 and cuDNN's
+/// attention as measured on GB200, the same die).
 /// Dense rates: half the HGX B200 table's figures with sparsity; fp4 as
 /// the DGX B200's 72 PFLOPS dense over 8 GPUs.
 pub const B200: Gpu = Gpu {
@@ -252,7 +252,7 @@ pub const B200: Gpu = Gpu {
     nvlink_domain: 8,
     tdp: Watts(1000.0),
     idle: Watts(100.0),
-    gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
+    gemm_efficiency: gb200_gemm_rate_per_sm(2250.0, 148.0),
     gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
     // GB200's FlashAttention-2 rate per SM, on 148 SMs.
     attention_efficiency: flash_attention_2_on(
@@ -340,6 +340,23 @@ pub const GB300: Gpu = Gpu {
 pub const fn flash_attention_2_on(peak_bf16: f64, sms: f64, over_h200: f64) -> f64 {
     let h100 = H100.peak_bf16.0 / 1e12;
     cal::ATTENTION_EFFICIENCY_H100 * over_h200 * (sms / 152.0) * (h100 / peak_bf16)
+}
+
+/// The share of its own bf16 peak at which a Blackwell part of
+/// `peak_bf16` TFLOP/s over `sms` SMs runs large GEMMs at GB200's
+/// sustained rate per SM (H100's fitted share times
+/// [`cal::GB200_SUSTAINED_SHARE`] of GB200's 2,500 TFLOP/s over 152 SMs).
+/// B200 is GB200's die with 148 SMs enabled, rated at a lower clock (its
+/// datasheet peak is 15.2 TFLOP/s an SM against GB200's 16.4) and run at
+/// 1000 W against 1200 (6.8 W an SM against 7.9): a GEMM's power-limited
+/// clock can be no higher on it than on GB200, so it sustains at most
+/// GB200's rate per SM, the bound the model takes. It had kept H100's
+/// share of its own peak, 5% more per SM than GB200 (1,456 against 1,419
+/// TFLOP/s of large bf16 GEMM on 148 SMs to GB200's 152).
+#[must_use]
+pub const fn gb200_gemm_rate_per_sm(peak_bf16: f64, sms: f64) -> f64 {
+    let gb200_per_sm = cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE * 2500.0 / 152.0;
+    gb200_per_sm / (peak_bf16 / sms)
 }
 
 /// Every built-in GPU, oldest first.

@@ -139,7 +139,7 @@ pub const TABLE: &[Constant] = &[
     row!(
         GB200_SUSTAINED_SHARE,
         "-",
-        "Azure's cuBLASLt fp8 tables, GB200 over GB300 at four large shapes (0.870-0.883; same tensor cores, SMs and datasheet rates; 1200 W against 1400 and different CUDA releases): GB300's GEMMs carry H100's fitted efficiency, GB200's this share of it"
+        "Azure's cuBLASLt fp8 tables, GB200 over GB300 at four large shapes (0.870-0.883; same tensor cores, SMs and datasheet rates; 1200 W against 1400 and different CUDA releases): GB300's GEMMs carry H100's fitted efficiency, GB200's this share of it, and B200 (its die at 1000 W and a lower rated clock) GB200's rate per SM"
     ),
     row!(
         CUDNN_ATTENTION_HALF_LENGTH,

@@ -211,7 +211,7 @@ pub const SECTIONS: &[Section] = &[
              with k_0 × 3.1 × (bf16 TFLOP/s per SM ÷ B200's 15.2) and a_0 × 2.54 × (SMs ÷ 148), \
              B200's measured ratios, so k_0 = 350 (B200), 379 (GB200, GB300) and a_0 = 731520 \
              (B200), 751000 (GB200, GB300);  fp8: k_0 doubled, r = 0.883 (else 1)",
-            "η_gemm = 0.647 (H100, H200, B200, GB300), 0.567 (GB200: 0.877 of GB300's), 0.724 (A100), 0.64 (V100)",
+            "η_gemm = 0.647 (H100, H200, GB300), 0.567 (GB200: 0.877 of GB300's), 0.614 (B200: GB200's rate per SM), 0.724 (A100), 0.64 (V100)",
             "η_attn = η_attn,GPU × L_kv ÷ (L_kv + 400);  η_attn,GPU = 0.35 (H100, H200), 0.170 (B200), 0.157 (GB200), 0.168 (GB300), \
              0.6 (A100), 0.4 (V100); halved under FlashAttention 1;  cuDNN (Transformer Engine, \
              Hopper and later): 0.68 (H100, H200), 0.64 (B200, GB200), 0.70 (GB300) × L_kv ÷ (L_kv + 1500)",
@@ -508,7 +508,8 @@ pub const SECTIONS: &[Section] = &[
              by the MMA rate per SM and the SM count; GB200's and GB300's from B200's), fp8's on \
              one matmul, and H200 and Blackwell (B200, GB200 and GB300 NVL72) are not fitted on \
              any run: they carry H100's GEMM efficiency (0.647; GB200 at 0.877 of GB300's, as \
-             Azure's cuBLASLt tables measure the two; FlashAttention-2's and cuDNN's attention \
+             Azure's cuBLASLt tables measure the two, and B200, GB200's die at less power, at \
+             GB200's rate per SM; FlashAttention-2's and cuDNN's attention \
              run at rates measured on H200, GB200 and GB300, B200 at GB200's) with \
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
