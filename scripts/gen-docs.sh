@@ -1061,6 +1061,32 @@ its model-FLOP rate 99).
   5.3 ms, over its 5 ms budget, by letting 17% more layouts under the
   cutoff. The routing a benchmark's gate sets (random, grouped,
   consecutive) belongs in a row, costed exactly, before it comes back.
+- **Tried and kept out: Transformer Engine's tensor-parallel overlap**
+  (userbuffers, `docs/experiments/tp-comm-overlap.patch`). NVIDIA's dense
+  recipes turn it on wherever TP is 2 or more (NeMo's and
+  Megatron-Bridge's Llama 3 70B and 405B, GPT-3 175B and Nemotron-4
+  recipes, the 2024 launcher's, MLPerf's GPT-3 and 405B; off under
+  NVFP4, for DeepSeek-V3 and in Megatron-LM's own examples), and the
+  model runs every tensor-parallel collective of the forward blocking.
+  Costed as Transformer Engine runs it (each AllGather by ring exchange
+  beside the GEMM it feeds, each ReduceScatter pipelined in 4 splits
+  beside the GEMM it follows, the last split shown) on every `megatron`
+  row with sequence parallelism, the published-run fit moves H100's
+  GEMM efficiency from 0.647 to 0.611 (the tuned overlap share to
+  0.401): all runs 10.1% to 9.9%, held out 11.5% to 11.1%,
+  mixture-of-experts 16.4% to 15.0%, Blackwell 12.6% to 11.6%. But the
+  fitted runs go from 3.8% to 4.3%, and the two fitted sources whose
+  recipes set the overlap move furthest: NeMo 24.07 from 3.2% to 5.3%
+  (8.0% left out) and Megatron-Bridge 25.11 from 3.9% to 6.6%; Llama 3.1
+  405B on 1,024 H100s goes from 1% slow to 8% fast, and F10's gain of
+  tensor parallelism from 49.5% to 44.9% (paper 52.6%). The held-out
+  gain comes from the lower efficiency slowing the runs the model is
+  already too fast on (the mixture-of-experts gap, the small models of
+  NeMo 25.02 on B200), not from the runs the overlap applies to, so it
+  is not adopted. The runs that set it agree with blocking collectives
+  as the model costs them; no published measurement of what the overlap
+  saves was found (Megatron-Bridge's communication-overlap page calls
+  its gain expected, not measured).
 - **Automodel's bf16 state.** NeMo Automodel casts the model to bf16
   (`initialize_weights`), runs `torch.optim.Adam` on it, so its moments
   are bf16 too, and takes its loss over bf16 logits (`MaskedCrossEntropy`
