@@ -1061,6 +1061,41 @@ its model-FLOP rate 99).
   5.3 ms, over its 5 ms budget, by letting 17% more layouts under the
   cutoff. The routing a benchmark's gate sets (random, grouped,
   consecutive) belongs in a row, costed exactly, before it comes back.
+- **The head's stage leaves its short chunk beside the head, and the
+  embedding and the loss count as a layer each where the recipes count
+  them.** An interleaved pipeline whose layers do not fill its chunks
+  evenly had put the output head on top of a full chunk of the last
+  stage and left a chunk elsewhere short (Llama 3.1 405B's last stage of
+  7 layers in 4 chunks as 1, 2, 2 and 2 with the head), a split no
+  framework makes: the heavier chunk set the pace of every micro-batch
+  (6% of the 26.04 GB200 row's step). Megatron-Core counts the
+  embedding and the loss as a layer each when asked
+  (`account_for_embedding_in_pipeline_split`, `..._loss_...`: NVIDIA's
+  405B recipes and MLPerf's `ASYM_PP_EMBED` and `ASYM_PP_LOSS`, the
+  Megatron-MoE model zoo's Qwen3 235B config),
+  torchtitan weighs them as a layer each over its parts
+  (`generate_llm_fqn_per_model_part`), and Llama 3's paper puts the
+  embedding alone in the first chunk and the output alone in the last:
+  each leaves the short chunk beside the head. The head's stage now
+  fills its chunks in order and leaves the short one last (2, 2, 2 and 1
+  with the head); under Megatron-LM's stacks layers that with the two
+  fill the chunks are split so (Qwen3 235B's 94 layers on 8 stages of 4
+  chunks: 12 a stage, 11 on the first and the last, where the balanced
+  split had given the last 10), and torchtitan's split spreads the
+  layers and the two over its parts. Effect (`scalescope validate`):
+  the 405B rows on GB200 and GB300 move 1 to 6 points closer
+  (Megatron-Bridge 26.04 8.7% to 7.3%, MLPerf's 405B 9.0% to 7.5%,
+  Megatron-Bridge's Blackwell FP8 5.2% to 4.2%), Blackwell 12.6% to
+  12.3%, held out with no known gap 8.0% to 7.8%; but runs the model
+  was already fast on get faster: Qwen3 235B on H100 under the model
+  zoo and Megatron-Bridge 5 to 6.5 points (the zoo 9.9% to 12.0%),
+  Automodel's DeepSeek-V3 5 points (13.2%), Llama 3's 405B on 8,192
+  H100s from +2.4% to +6.6% (its fall to 16,384 GPUs now 10.7% against
+  the published 4.7%), mixture-of-experts 16.4% to 16.9% and all runs
+  10.1% to 10.2%. Llama 3's description implies 8 chunks of one layer;
+  the model takes the best count up to 7, and at 8 it is 11% and 8%
+  fast, Meta's own schedule not being modelled. The findings do not
+  move (the paper's search does not interleave).
 - **Tried and kept out: Transformer Engine's tensor-parallel overlap**
   (userbuffers, `docs/experiments/tp-comm-overlap.patch`). NVIDIA's dense
   recipes turn it on wherever TP is 2 or more (NeMo's and

@@ -213,7 +213,7 @@ pub fn links(cfg: &Config) -> Links {
     links
 }
 
-pub use crate::pipeline::split_layers;
+pub use crate::pipeline::{split_layers, weighted_split};
 
 /// What one pipeline stage costs, before the step is put together.
 #[derive(Clone, Copy, Debug)]

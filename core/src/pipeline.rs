@@ -256,6 +256,74 @@ pub(crate) fn pipeline(cfg: &Config, s: &Shape, links: &Links, m: f64) -> Comm {
     Comm::new(send * (2.0 * m * v), send * (2.0 * (pp - 1.0)))
 }
 
+/// How a stack holds a pipeline's layers where they do not divide evenly
+/// over an interleaved schedule's chunks ([`crate::scenario::Config::pipeline_split`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PipelineSplit {
+    /// Megatron-LM's: `num_layers // pp` a stage where the layers divide
+    /// over the stages; where the layers with the embedding and the loss
+    /// counted as a layer each fill the chunks, so
+    /// (`account_for_embedding_in_pipeline_split` and
+    /// `account_for_loss_in_pipeline_split`, which NVIDIA's recipes set for
+    /// Llama 3.1 405B's 126 layers and the Megatron-MoE model zoo's for
+    /// Qwen3 235B's 94), the first and the
+    /// last stage one layer short; otherwise the balanced split
+    /// ([`split_layers`]), as a recipe's first- and last-stage layer
+    /// counts would set it.
+    Megatron,
+    /// torchtitan's: the embedding and the output weigh a layer each, and
+    /// the layers and the two are spread over the model's parts (the
+    /// stages' chunks), the first parts holding one more where they do not
+    /// divide (`generate_llm_fqn_per_model_part`, `input_weight` and
+    /// `output_weight` 1; earlier, `pipeline_parallel_first_stage_less_layers`
+    /// and `..._last_stage_less_layers`, 1 each).
+    Weighted,
+    /// The split that balances the head by its share of the FLOPs
+    /// ([`split_layers`]).
+    Balanced,
+}
+
+/// torchtitan's split ([`PipelineSplit::Weighted`]) of `layers` over `pp`
+/// stages of `v` parts each, the parts dealt to the stages in turn (part
+/// `i` on stage `i mod pp`): the most layers a stage before the last
+/// holds, and the last stage's, which runs the output.
+///
+/// ```
+/// use scalescope_core::evaluate::weighted_split;
+/// // 126 layers and the two on 16 stages of 4 parts: two a part.
+/// assert_eq!(weighted_split(126, 16, 4), (8, 7));
+/// // 61 layers and the two on 4 stages of 8 parts: the first 31 parts
+/// // hold two slots, the last the output alone.
+/// assert_eq!(weighted_split(61, 4, 8), (16, 14));
+/// ```
+#[must_use]
+pub fn weighted_split(layers: u32, pp: u32, v: u32) -> (u32, u32) {
+    if pp <= 1 {
+        return (0, layers);
+    }
+    let parts = u64::from(pp) * u64::from(v.max(1));
+    let slots = u64::from(layers) + 2;
+    let (base, extra) = (slots / parts, slots % parts);
+    // Stage `s` holds parts s, s + pp, ...: those below `extra` one more.
+    let stage = |s: u64| {
+        let more = if extra > s {
+            (extra - s).div_ceil(u64::from(pp)).min(u64::from(v.max(1)))
+        } else {
+            0
+        };
+        base * u64::from(v.max(1)) + more
+    };
+    let earlier = if pp > 2 {
+        stage(1).max(stage(0).saturating_sub(1))
+    } else {
+        stage(0).saturating_sub(1)
+    };
+    let last = stage(u64::from(pp) - 1).saturating_sub(1);
+    let to = |n: u64| u32::try_from(n).unwrap_or(u32::MAX).max(1);
+    (to(earlier), to(last))
+}
+
 /// How a pipeline of `pp` stages holds `layers` layers when the last stage
 /// also runs the output head, which costs `head` layers' time: the most
 /// layers any earlier stage holds, and the last stage's layers. The split

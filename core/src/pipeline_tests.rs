@@ -56,3 +56,42 @@ fn layers_that_divide_over_the_stages_are_held_evenly() {
     let (first, last) = cfg.pipeline_split();
     assert!(last < first, "{first} {last}");
 }
+
+/// Where the layers with the embedding and the loss fill an interleaved
+/// schedule's chunks, Megatron-LM's recipes count the two as a layer each
+/// (Llama 3.1 405B's 126 layers on 16 stages of 4 or 8 chunks, Qwen3
+/// 235B's 94 on 8 of 4): the first and the last stage hold one layer
+/// less. torchtitan spreads the layers and the two over its parts, the
+/// first parts one more where they do not divide.
+#[test]
+fn the_embedding_and_the_loss_count_as_a_layer_each_where_they_fill_the_chunks() {
+    let mut cfg = Scenario::example().to_config().unwrap();
+    cfg.model = crate::model::preset("llama3-405b").unwrap();
+    let p = &mut cfg.layout.parallel;
+    (p.pp, p.schedule, p.virtual_stages) = (16, Schedule::Interleaved, 4);
+    assert_eq!(cfg.pipeline_split(), (8, 7));
+    cfg.layout.parallel.virtual_stages = 8;
+    assert_eq!(cfg.pipeline_split(), (8, 7));
+    cfg.model = crate::model::preset("qwen3-235b-a22b").unwrap();
+    (cfg.layout.parallel.pp, cfg.layout.parallel.virtual_stages) = (8, 4);
+    assert_eq!(cfg.pipeline_split(), (12, 11));
+    // Two stages: each is the first or the last.
+    cfg.model.layers = 30;
+    (cfg.layout.parallel.pp, cfg.layout.parallel.virtual_stages) = (2, 4);
+    assert_eq!(cfg.pipeline_split(), (15, 15));
+    // torchtitan's parts: 34 slots on 4 stages, the first two holding 9.
+    cfg.model = crate::model::preset("llama3-8b").unwrap();
+    cfg.stack = crate::stack::TORCHTITAN;
+    cfg.layout.parallel.pp = 4;
+    cfg.layout.parallel.schedule = Schedule::OneFOneB;
+    assert_eq!(cfg.pipeline_split(), (9, 7));
+    for (layers, pp, v) in [(126, 16, 4), (61, 4, 8), (32, 4, 1), (94, 8, 3)] {
+        let (most, last) = weighted_split(layers, pp, v);
+        // The stages before the last hold at most `most` each, and together
+        // with the last every layer.
+        assert!(
+            most * (pp - 1) + last >= layers && last < most,
+            "{layers} {pp} {v}"
+        );
+    }
+}

@@ -13,6 +13,7 @@
 //! ```
 
 pub use crate::experts::ExpertKernels;
+pub use crate::pipeline::PipelineSplit;
 use serde::{Deserialize, Serialize};
 
 /// A software stack by name, as scenario files, links and the command line
@@ -242,12 +243,10 @@ pub struct Stack {
     /// rather than the element-wise kernels alone, or the core attention
     /// where its scores are materialised (Megatron's).
     pub selective_reruns_matmuls: bool,
-    /// Whether a pipeline's layers, where they divide evenly over its
-    /// stages, are held evenly, the output head on top of the last stage's
-    /// share (Megatron-LM's default), rather than split to balance the head
+    /// How a pipeline's layers are split over its stages
     /// ([`crate::scenario::Config::pipeline_split`]; an interleaved
     /// schedule's chunks that divide the layers are even under every stack).
-    pub even_pipeline_split: bool,
+    pub pipeline_split: PipelineSplit,
     /// The attention kernel: fused (FlashAttention 1 or 2, cuDNN through
     /// Transformer Engine) or through the materialised score matrix.
     pub attention: AttentionKernel,
@@ -333,7 +332,7 @@ pub const PAPER: Stack = Stack {
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     selective_reruns_matmuls: false,
     // Assumed: the 'Megatron-inspired' framework splits a pipeline as Megatron-LM does
-    even_pipeline_split: true,
+    pipeline_split: PipelineSplit::Megatron,
     attention: AttentionKernel::Flash2,
     sequence_parallel: false,
     // Assumed: the 'Megatron-inspired' tensor parallelism of Appendix B runs as Megatron-LM's ColumnParallelLinear runs its backward (tensor_parallel/layers.py: the input gradient's all_reduce with async_op=True, then the weight gradient, then handle.wait())
@@ -370,7 +369,7 @@ pub const MEGATRON: Stack = Stack {
     host_dispatch_us: crate::calibration::EAGER_DISPATCH_US,
     selective_reruns_matmuls: false,
     // Source: Megatron-LM's transformer block: num_layers // pipeline_model_parallel_size layers a stage unless --decoder-first/last-pipeline-num-layers or a pipeline layout say otherwise
-    even_pipeline_split: true,
+    pipeline_split: PipelineSplit::Megatron,
     attention: AttentionKernel::TransformerEngine,
     sequence_parallel: true,
     // Source: Megatron-LM tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication: the input gradient's all_reduce (reduce_scatter under sequence parallelism) issued with async_op=True before the weight-gradient GEMM, waited for after it
@@ -439,8 +438,8 @@ pub const TORCHTITAN: Stack = Stack {
     host_dispatch_us: crate::calibration::COMPILED_DISPATCH_US,
     // Source: torchtitan activation_checkpoint.py @ e7c0cae (June 2025), selective_ac_option "op" as its train configs set it (llama3_8b.toml): "Saves output of all compute ops, except every second mm"; later torchtitan saves by operator name
     selective_reruns_matmuls: true,
-    // Source: torchtitan's pipeline split (generate_llm_fqn_per_model_part): the first and last stages hold one layer less each by default (pipeline_parallel_first_stage_less_layers, _last_stage_less_layers = 1), for the embedding and the output
-    even_pipeline_split: false,
+    // Source: torchtitan's pipeline split (generate_llm_fqn_per_model_part): the embedding and the output weigh a layer each over the model's parts (input_weight, output_weight = 1; earlier pipeline_parallel_first_stage_less_layers, _last_stage_less_layers = 1)
+    pipeline_split: PipelineSplit::Weighted,
     // Inductor fuses a clamped GLU's clamps into the activation's kernel
     clamp_passes: 0.0,
     attention: AttentionKernel::Flash2,

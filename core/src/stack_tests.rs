@@ -35,6 +35,11 @@ fn only_torchtitan_reruns_matmuls_and_balances_its_pipeline() {
         let s = Stack::of(id);
         let titan = id == StackId::Torchtitan;
         assert_eq!(s.selective_reruns_matmuls, titan, "{id:?}");
-        assert_eq!(s.even_pipeline_split, !titan, "{id:?}");
+        let split = if titan {
+            crate::stack::PipelineSplit::Weighted
+        } else {
+            crate::stack::PipelineSplit::Megatron
+        };
+        assert_eq!(s.pipeline_split, split, "{id:?}");
     }
 }

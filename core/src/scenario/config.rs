@@ -76,37 +76,56 @@ impl Config {
 
     /// Layers on the pipeline's stages: the most any stage before the last
     /// holds, and the last stage's (beside the output head). Layers that
-    /// divide evenly over the chunks of an interleaved schedule, or over
-    /// the stages under a stack that splits as Megatron-LM does
-    /// ([`crate::stack::Stack::even_pipeline_split`]), are held so, as
-    /// Megatron-LM splits them by default
-    /// (`num_layers // pipeline_model_parallel_size`; an uneven split needs
-    /// `--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`
-    /// or a pipeline layout: NeMo's recipes, Nemotron-4 340B's 96 layers in
-    /// 8 stages of 12 chunks, the naive placement Yeung et al. measure the
-    /// head's imbalance against); others as
-    /// [`crate::evaluate::split_layers`] balances them, the head's cost in
-    /// layers its share of the FLOPs (Llama 3 405B's 126 layers on 16
-    /// stages). Without a pipeline, `(0, layers)`.
+    /// divide evenly over the chunks of an interleaved schedule are held
+    /// so under every stack; otherwise as the stack splits them
+    /// ([`crate::stack::PipelineSplit`]): Megatron-LM's
+    /// `num_layers // pipeline_model_parallel_size` where the layers divide
+    /// over the stages (NeMo's recipes, Nemotron-4 340B's 96 layers in 8
+    /// stages of 12 chunks, the naive placement Yeung et al. measure the
+    /// head's imbalance against), the embedding and the loss counted as a
+    /// layer each where the layers and the two fill the chunks (Llama 3.1
+    /// 405B's 126 layers on 16 stages: 8 a stage, 7 on the first and the
+    /// last); torchtitan's spread of the layers and the two over the
+    /// stages' parts; otherwise the split that balances the head by its
+    /// FLOPs ([`crate::evaluate::split_layers`]). Without a pipeline,
+    /// `(0, layers)`.
     #[must_use]
     pub fn pipeline_split(&self) -> (u32, u32) {
+        use crate::stack::PipelineSplit;
         let m = &self.model;
         let p = &self.layout.parallel;
         if p.pp <= 1 {
             // One stage holds every layer ([`crate::evaluate::split_layers`]).
             return (0, m.layers);
         }
+        let interleaved = p.schedule == Schedule::Interleaved;
+        let v = if interleaved {
+            p.virtual_stages.max(1)
+        } else {
+            1
+        };
+        let chunks = u64::from(p.pp) * u64::from(v);
         // An interleaved schedule's chunks that divide the layers hold them
         // evenly under every stack (the bound and the simulation of its
-        // passes take equal chunks); one stage a rank, as the stack splits.
-        let even = if p.schedule == Schedule::Interleaved {
-            u64::from(m.layers) % (u64::from(p.pp) * u64::from(p.virtual_stages.max(1))) == 0
+        // passes take equal chunks).
+        let even = if interleaved {
+            u64::from(m.layers) % chunks == 0
         } else {
-            self.stack.even_pipeline_split && m.layers % p.pp == 0
+            self.stack.pipeline_split == PipelineSplit::Megatron && m.layers % p.pp == 0
         };
         if even {
             let each = m.layers / p.pp;
             return (each, each);
+        }
+        match self.stack.pipeline_split {
+            PipelineSplit::Weighted => return crate::evaluate::weighted_split(m.layers, p.pp, v),
+            PipelineSplit::Megatron
+                if (u64::from(m.layers) + 2) % chunks == 0 && m.layers + 2 >= 2 * p.pp =>
+            {
+                let each = (m.layers + 2) / p.pp;
+                return (if p.pp > 2 { each } else { each - 1 }, each - 1);
+            }
+            _ => {}
         }
         let h = f64::from(m.hidden);
         let layer = m.attention_params()

@@ -167,11 +167,25 @@ impl Recipe {
 
     /// The stage's layers in chunk `c` (first and last, from 1; the last
     /// before the first when the chunk is empty, a stage with fewer layers
-    /// than chunks).
+    /// than chunks). The stage that runs the output head fills its chunks
+    /// in order and leaves the short one last, beside the head, as
+    /// Megatron-Core does when it counts the loss as a layer
+    /// (`account_for_loss_in_pipeline_split`: 126 layers and the loss on
+    /// 16 stages of 4 chunks put one layer and the loss in the last chunk);
+    /// other stages spread their layers evenly.
     pub fn chunk_layers(&self, c: u32) -> (u32, u32) {
         let v = u64::from(self.chunks.max(1));
-        let per = |k: u32| u32::try_from(u64::from(self.layers) * u64::from(k) / v).unwrap_or(0);
-        (per(c) + 1, per(c + 1))
+        let layers = u64::from(self.layers);
+        let end = |k: u32| {
+            let k = u64::from(k);
+            let at = if self.head {
+                (layers.div_ceil(v) * k).min(layers)
+            } else {
+                layers * k / v
+            };
+            u32::try_from(at).unwrap_or(0)
+        };
+        (end(c) + 1, end(c + 1))
     }
 }
 

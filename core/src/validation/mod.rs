@@ -188,9 +188,9 @@ pub struct Row {
     /// What the run's selective recomputation reruns where its stack's
     /// policy is not the run's ([`crate::stack::Stack::selective_reruns_matmuls`]).
     pub selective_reruns_matmuls: Option<bool>,
-    /// Whether the run holds a pipeline's divisible layers evenly where its
-    /// stack's split is not the run's ([`crate::stack::Stack::even_pipeline_split`]).
-    pub even_pipeline_split: Option<bool>,
+    /// How the run splits its pipeline where its stack's split is not the
+    /// run's ([`crate::stack::Stack::pipeline_split`]).
+    pub pipeline_split: Option<crate::stack::PipelineSplit>,
     /// Whether the run's gate routes each token to a consecutive block of
     /// experts ([`crate::stack::Stack::consecutive_routing`]).
     pub consecutive_routing: bool,
@@ -318,8 +318,8 @@ impl Row {
         if let Some(matmuls) = self.selective_reruns_matmuls {
             stack.selective_reruns_matmuls = matmuls;
         }
-        if let Some(even) = self.even_pipeline_split {
-            stack.even_pipeline_split = even;
+        if let Some(split) = self.pipeline_split {
+            stack.pipeline_split = split;
         }
         if let Some(kernels) = self.experts {
             stack.experts = kernels;

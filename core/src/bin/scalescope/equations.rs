@@ -325,13 +325,21 @@ pub const SECTIONS: &[Section] = &[
              shard group spans dp × cp ranks (CP ranks hold the same parameters), GPUs per node ÷ \
              tp (÷ pp as well, in the paper's placement) of them on each node. Layers that \
              divide evenly over the stages (over the chunks, interleaved) are held evenly, as \
-             Megatron-LM splits them by default (torchtitan's 1F1B instead balances its first \
-             and last stages for the embedding and the output), so the last stage runs the head on top \
+             Megatron-LM splits them by default, so the last stage runs the head on top \
              of its share: a large vocabulary makes it the slowest (Yeung et al.'s baseline, 8 \
              stages of 4 layers of width 3072, loses from 48% MFU at a 32k vocabulary to 17% at \
-             256k in sequences of 2,048 tokens, the model from 52% to 27%). Another count is split as a recipe must split it: the \
-             stages before the last share the layers evenly and the last holds as many as \
-             balances the slowest stage (126 layers on 16 stages: 8 on most, 7 on the last).",
+             256k in sequences of 2,048 tokens, the model from 52% to 27%). Another count is split as a recipe must split it: \
+             where the layers with the embedding and the loss, each counted as a layer, fill the \
+             chunks, so (Megatron-Core's account_for_embedding_in_pipeline_split and \
+             account_for_loss_in_pipeline_split, which NVIDIA's recipes set for Llama 3.1 405B's \
+             126 layers and the Megatron-MoE model zoo for Qwen3 235B's 94: 16 stages of 8 layers with 7 on the first and the \
+             last, 8 stages of 12 with 11); torchtitan always spreads the layers and the two \
+             over its stages' parts, the first parts one more where they do not divide; \
+             otherwise the stages before the last share the layers evenly and the last holds as \
+             many as balances the slowest stage. The head's stage fills its chunks in order and \
+             leaves the short one last, beside the head (126 layers on 16 stages of 4 chunks: \
+             2, 2, 2 and 1 with the head), so that no chunk carries the head on top of a full \
+             share.",
             "DDP AllReduces gradients once per step, and ZeRO-1 ReduceScatters them and \
              AllGathers the updated bf16 parameters once per step, in the stack's reduce type (2 \
              bytes for the paper, 4 for the others). FSDP without resharding after forward \
