@@ -89,7 +89,7 @@ fn cluster(page: Page) -> impl IntoView {
         g.extrapolated.then(|| {
             view! {
                 <p class="note" data-testid="extrapolated-note">
-                    {format!("{} was not measured in the paper: its GEMM efficiency is carried over from H100 (GB200's at its measured share of GB300's); its attention runs at rates measured on H200, GB200 and GB300.", g.name)}
+                    {format!("{} was not measured in the paper: its GEMM efficiency is carried over from H100 (GB200's at its measured share of GB300's, B200's at GB200's rate per SM); its attention runs at rates measured on H200, GB200 and GB300.", g.name)}
                 </p>
             }
         })
