@@ -823,7 +823,7 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   model's balance (one layer beside the head) does better than the
   published redistribution (44.1% and 49.6% MFU against the model's 54.0%
   and 56.5%). A row names the split its run took where its stack's is
-  not it (`Row::even_pipeline_split`); a scenario cannot yet.
+  not it (`Row::pipeline_split`); a scenario cannot yet.
 - **torchtitan-h200** (`torchtitan`): `pytorch/torchtitan`
   `benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md`: Trainy's Llama
   3.1 8B on 4 and 8 hosts of 8 H200 (400 Gb/s a GPU), torch.compile,
@@ -969,12 +969,13 @@ its model-FLOP rate 99).
   pair agrees within 2%: stas00/ml-engineering's achievable-matmul
   table has B200 at 1,745 and GB200 at 1,822 TFLOP/s of bf16 (0.958,
   under different PyTorch and CUDA releases), the model 0.973. Its
-  B200 rows had run from 14% faster to 35% slower than the model, most
-  of them slower; 14 of its 18 rows move 1 to 5 points closer
+  B200 rows had run from 14% faster than the model to 54% slower, most
+  of them slower; 14 of its 18 rows move 0.8 to 5 points closer
   (`scalescope validate`: Blackwell 12.9% to 12.6%, all runs 10.3% to
   10.1%) and four 1 to 3.5 points further (GPT-3 175B and Nemotron-4
-  340B under NeMo 25.02, Llama 3.1 405B and Qwen3 30B-A3B 26.04, which
-  ran faster than the model). The same tables
+  340B under NeMo 25.02 and Qwen3 30B-A3B 26.04, which ran faster than
+  the model, and Llama 3.1 405B on 128 GPUs, 1.1% slower than the model
+  before and 2.5% faster after). The same tables
   measure FlashAttention-2 (head width 128, batch 2, 8,192 tokens) at
   373.9 TFLOP/s on GB200 and 399.7 on GB300 against 329.3 on H200 (forward
   and backward, causal): 1.14 and 1.21 times, not the datasheet's 2.53,
@@ -1077,19 +1078,20 @@ its model-FLOP rate 99).
   (`generate_llm_fqn_per_model_part`), and Llama 3's paper puts the
   embedding alone in the first chunk and the output alone in the last:
   each leaves the short chunk beside the head. The head's stage now
-  fills its chunks in order and leaves the short one last (2, 2, 2 and 1
-  with the head); under Megatron-LM's stacks layers that with the two
+  puts its larger chunks first and its smallest last (2, 2, 2 and 1 with
+  the head); under Megatron-LM's stacks layers that with the two
   fill the chunks are split so (Qwen3 235B's 94 layers on 8 stages of 4
   chunks: 12 a stage, 11 on the first and the last, where the balanced
   split had given the last 10), and torchtitan's split spreads the
-  layers and the two over its parts. Effect (`scalescope validate`):
+  layers and the two over its parts where they do not divide the
+  chunks. Effect (`scalescope validate`):
   the 405B rows on GB200 and GB300 move 1 to 6 points closer
   (Megatron-Bridge 26.04 8.7% to 7.3%, MLPerf's 405B 9.0% to 7.5%,
   Megatron-Bridge's Blackwell FP8 5.2% to 4.2%), Blackwell 12.6% to
-  12.3%, held out with no known gap 8.0% to 7.8%; but runs the model
+  12.2%, held out with no known gap 8.0% to 7.8%; but runs the model
   was already fast on get faster: Qwen3 235B on H100 under the model
   zoo and Megatron-Bridge 5 to 6.5 points (the zoo 9.9% to 12.0%),
-  Automodel's DeepSeek-V3 5 points (13.2%), Llama 3's 405B on 8,192
+  Automodel's DeepSeek-V3 4.5 points (12.9%), Llama 3's 405B on 8,192
   H100s from +2.4% to +6.6% (its fall to 16,384 GPUs now 10.7% against
   the published 4.7%), mixture-of-experts 16.4% to 16.9% and all runs
   10.1% to 10.2%. Llama 3's description implies 8 chunks of one layer;

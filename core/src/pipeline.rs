@@ -274,8 +274,9 @@ pub enum PipelineSplit {
     Megatron,
     /// torchtitan's: the embedding and the output weigh a layer each, and
     /// the layers and the two are spread over the model's parts (the
-    /// stages' chunks), the first parts holding one more where they do not
-    /// divide (`generate_llm_fqn_per_model_part`, `input_weight` and
+    /// stages' chunks; an interleaved schedule's chunks that divide the
+    /// layers are even under every stack), the first parts holding one
+    /// more where they do not divide (`generate_llm_fqn_per_model_part`, `input_weight` and
     /// `output_weight` 1; earlier, `pipeline_parallel_first_stage_less_layers`
     /// and `..._last_stage_less_layers`, 1 each).
     Weighted,
@@ -287,20 +288,23 @@ pub enum PipelineSplit {
 /// torchtitan's split ([`PipelineSplit::Weighted`]) of `layers` over `pp`
 /// stages of `v` parts each, the parts dealt to the stages in turn (part
 /// `i` on stage `i mod pp`): the most layers a stage before the last
-/// holds, and the last stage's, which runs the output.
+/// holds, and the last stage's, which runs the output; `None` where a
+/// stage would hold no layer (torchtitan refuses such a split).
 ///
 /// ```
 /// use scalescope_core::evaluate::weighted_split;
 /// // 126 layers and the two on 16 stages of 4 parts: two a part.
-/// assert_eq!(weighted_split(126, 16, 4), (8, 7));
+/// assert_eq!(weighted_split(126, 16, 4), Some((8, 7)));
 /// // 61 layers and the two on 4 stages of 8 parts: the first 31 parts
 /// // hold two slots, the last the output alone.
-/// assert_eq!(weighted_split(61, 4, 8), (16, 14));
+/// assert_eq!(weighted_split(61, 4, 8), Some((16, 14)));
+/// // 3 layers and the two on 3 stages: the last holds the output alone.
+/// assert_eq!(weighted_split(3, 3, 1), None);
 /// ```
 #[must_use]
-pub fn weighted_split(layers: u32, pp: u32, v: u32) -> (u32, u32) {
+pub fn weighted_split(layers: u32, pp: u32, v: u32) -> Option<(u32, u32)> {
     if pp <= 1 {
-        return (0, layers);
+        return Some((0, layers));
     }
     let parts = u64::from(pp) * u64::from(v.max(1));
     let slots = u64::from(layers) + 2;
@@ -314,14 +318,17 @@ pub fn weighted_split(layers: u32, pp: u32, v: u32) -> (u32, u32) {
         };
         base * u64::from(v.max(1)) + more
     };
-    let earlier = if pp > 2 {
-        stage(1).max(stage(0).saturating_sub(1))
-    } else {
-        stage(0).saturating_sub(1)
-    };
-    let last = stage(u64::from(pp) - 1).saturating_sub(1);
-    let to = |n: u64| u32::try_from(n).unwrap_or(u32::MAX).max(1);
-    (to(earlier), to(last))
+    // The first stage holds the embedding, the last the output; the fewest
+    // layers any stage holds is the first's or the last's.
+    let (first, last) = (
+        stage(0).checked_sub(1)?,
+        stage(u64::from(pp) - 1).checked_sub(1)?,
+    );
+    if first == 0 || last == 0 {
+        return None;
+    }
+    let earlier = if pp > 2 { stage(1).max(first) } else { first };
+    Some((u32::try_from(earlier).ok()?, u32::try_from(last).ok()?))
 }
 
 /// How a pipeline of `pp` stages holds `layers` layers when the last stage

@@ -86,12 +86,43 @@ fn the_embedding_and_the_loss_count_as_a_layer_each_where_they_fill_the_chunks()
     cfg.layout.parallel.schedule = Schedule::OneFOneB;
     assert_eq!(cfg.pipeline_split(), (9, 7));
     for (layers, pp, v) in [(126, 16, 4), (61, 4, 8), (32, 4, 1), (94, 8, 3)] {
-        let (most, last) = weighted_split(layers, pp, v);
+        let (most, last) = weighted_split(layers, pp, v).unwrap();
         // The stages before the last hold at most `most` each, and together
         // with the last every layer.
         assert!(
             most * (pp - 1) + last >= layers && last < most,
             "{layers} {pp} {v}"
         );
+    }
+}
+
+/// torchtitan's rule dealt out part by part: the layers with the
+/// embedding and the output over `pp x v` parts, the first parts one more
+/// where they do not divide, part `i` on stage `i mod pp`.
+#[test]
+fn the_weighted_split_is_torchtitans_rule_dealt_out() {
+    for layers in 1..=140_u32 {
+        for pp in 2..=12_u32 {
+            for v in 1..=6_u32 {
+                let parts = pp * v;
+                let slots = layers + 2;
+                let mut stage = alloc::vec![0_u32; pp as usize];
+                for i in 0..parts {
+                    stage[(i % pp) as usize] += slots / parts + u32::from(i < slots % parts);
+                }
+                let held: alloc::vec::Vec<i64> = (0..pp)
+                    .map(|s| {
+                        i64::from(stage[s as usize]) - i64::from(s == 0) - i64::from(s == pp - 1)
+                    })
+                    .collect();
+                let want = if held.iter().any(|&l| l <= 0) {
+                    None
+                } else {
+                    let most = held[..pp as usize - 1].iter().copied().max().unwrap();
+                    Some((most as u32, held[pp as usize - 1] as u32))
+                };
+                assert_eq!(weighted_split(layers, pp, v), want, "{layers} {pp} {v}");
+            }
+        }
     }
 }

@@ -338,8 +338,10 @@ impl Config {
             // last may hold the loss alone (and the first stage's first the
             // embedding, where the split leaves a stage a layer short), as
             // Megatron-Core splits them when asked.
+            // (With two stages the first is the one that holds the embedding.)
             let (first, last) = self.pipeline_split();
-            if let Some(layers) = [(first, 0), (last, 1)]
+            let first_spare = u32::from(p.pp == 2);
+            if let Some(layers) = [(first, first_spare), (last, 1)]
                 .into_iter()
                 .find_map(|(l, spare)| (l + spare < v).then_some(l))
             {

@@ -117,10 +117,17 @@ impl Config {
             let each = m.layers / p.pp;
             return (each, each);
         }
+        // (A V-shaped schedule runs the embedding and the head on one stage:
+        // balanced below.)
+        let slots = u64::from(m.layers) + 2;
         match self.stack.pipeline_split {
-            PipelineSplit::Weighted => return crate::evaluate::weighted_split(m.layers, p.pp, v),
+            PipelineSplit::Weighted if !p.schedule.v_shape() => {
+                if let Some(split) = crate::evaluate::weighted_split(m.layers, p.pp, v) {
+                    return split;
+                }
+            }
             PipelineSplit::Megatron
-                if (u64::from(m.layers) + 2) % chunks == 0 && m.layers + 2 >= 2 * p.pp =>
+                if !p.schedule.v_shape() && slots % chunks == 0 && slots >= 2 * u64::from(p.pp) =>
             {
                 let each = (m.layers + 2) / p.pp;
                 return (if p.pp > 2 { each } else { each - 1 }, each - 1);

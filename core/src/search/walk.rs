@@ -42,9 +42,13 @@ pub(super) fn walk_layouts(
             if gpus % (tp * pp) != 0 || tp * pp > in_node {
                 continue;
             }
+            // The split of the schedules without chunks; an interleaved
+            // layout's, where its chunks divide the layers, below.
             let split = {
                 let mut c = *base;
                 c.layout.parallel.pp = pp;
+                c.layout.parallel.schedule = Schedule::OneFOneB;
+                c.layout.parallel.virtual_stages = 1;
                 c.pipeline_split()
             };
             for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {

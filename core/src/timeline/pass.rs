@@ -167,19 +167,22 @@ impl Recipe {
 
     /// The stage's layers in chunk `c` (first and last, from 1; the last
     /// before the first when the chunk is empty, a stage with fewer layers
-    /// than chunks). The stage that runs the output head fills its chunks
-    /// in order and leaves the short one last, beside the head, as
-    /// Megatron-Core does when it counts the loss as a layer
+    /// than chunks). Layers that do not divide over the chunks are spread
+    /// as evenly as they go; the stage that runs the output head puts its
+    /// larger chunks first and leaves the smallest last, beside the head,
+    /// as Megatron-Core does when it counts the loss as a layer
     /// (`account_for_loss_in_pipeline_split`: 126 layers and the loss on
-    /// 16 stages of 4 chunks put one layer and the loss in the last chunk);
-    /// other stages spread their layers evenly.
+    /// 16 stages of 4 chunks put one layer and the loss in the last chunk)
+    /// and torchtitan when the output weighs a layer; other stages leave
+    /// their larger chunks last.
     pub fn chunk_layers(&self, c: u32) -> (u32, u32) {
         let v = u64::from(self.chunks.max(1));
         let layers = u64::from(self.layers);
+        let (each, more) = (layers / v, layers % v);
         let end = |k: u32| {
             let k = u64::from(k);
             let at = if self.head {
-                (layers.div_ceil(v) * k).min(layers)
+                each * k + k.min(more)
             } else {
                 layers * k / v
             };

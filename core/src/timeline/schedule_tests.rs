@@ -276,11 +276,11 @@ fn one_stage_never_nears_the_bound_on_simulated_passes() {
     }
 }
 
-/// The stage that runs the output head fills its chunks in order and
-/// leaves the short one last, beside the head (Megatron-Core's loss
+/// The stage that runs the output head puts its larger chunks first and
+/// leaves the smallest last, beside the head (Megatron-Core's loss
 /// counted as a layer, torchtitan's output weighing one): Llama 3.1
 /// 405B's last stage of 7 layers in 4 chunks holds 2, 2, 2 and 1 with the
-/// head; an earlier stage spreads its layers.
+/// head; an earlier stage leaves its larger chunks last.
 #[test]
 fn the_head_stage_leaves_its_short_chunk_beside_the_head() {
     let mut cfg = Scenario::example().to_config().unwrap();
@@ -294,6 +294,7 @@ fn the_head_stage_leaves_its_short_chunk_beside_the_head() {
         (0..4).map(|c| r.chunk_layers(c)).collect::<Vec<_>>()
     };
     assert_eq!(chunks(7, true), [(1, 2), (3, 4), (5, 6), (7, 7)]);
-    assert_eq!(chunks(6, true), [(1, 2), (3, 4), (5, 6), (7, 6)]);
+    assert_eq!(chunks(6, true), [(1, 2), (3, 4), (5, 5), (6, 6)]);
+    assert_eq!(chunks(3, true), [(1, 1), (2, 2), (3, 3), (4, 3)]);
     assert_eq!(chunks(7, false), [(1, 1), (2, 3), (4, 5), (6, 7)]);
 }

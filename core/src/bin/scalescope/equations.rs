@@ -333,13 +333,13 @@ pub const SECTIONS: &[Section] = &[
              chunks, so (Megatron-Core's account_for_embedding_in_pipeline_split and \
              account_for_loss_in_pipeline_split, which NVIDIA's recipes set for Llama 3.1 405B's \
              126 layers and the Megatron-MoE model zoo for Qwen3 235B's 94: 16 stages of 8 layers with 7 on the first and the \
-             last, 8 stages of 12 with 11); torchtitan always spreads the layers and the two \
-             over its stages' parts, the first parts one more where they do not divide; \
+             last, 8 stages of 12 with 11); torchtitan spreads the layers and the two over its \
+             stages' parts where the layers do not divide the chunks, the first parts one more; \
              otherwise the stages before the last share the layers evenly and the last holds as \
-             many as balances the slowest stage. The head's stage fills its chunks in order and \
-             leaves the short one last, beside the head (126 layers on 16 stages of 4 chunks: \
-             2, 2, 2 and 1 with the head), so that no chunk carries the head on top of a full \
-             share.",
+             many as balances the slowest stage. Where the head's stage holds fewer layers than \
+             its chunks share evenly, it puts its larger chunks first and the smallest last, \
+             beside the head (126 layers on 16 stages of 4 chunks: 2, 2, 2 and 1 with the \
+             head).",
             "DDP AllReduces gradients once per step, and ZeRO-1 ReduceScatters them and \
              AllGathers the updated bf16 parameters once per step, in the stack's reduce type (2 \
              bytes for the paper, 4 for the others). FSDP without resharding after forward \

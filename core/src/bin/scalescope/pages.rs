@@ -306,7 +306,7 @@ fn model_page(all: &[Finding], runs_checked: &[Check]) -> String {
          flash-attention repository's GPT-3 runs on 8 A100s, MT-NLG 530B, Megatron-LM's README \
          example and MegaScale's baseline of GPT 175B (taken as A100s), ZeRO-3 under \
          DeepSpeed of 2021, MLPerf's GPT-3 175B on 512 to 11,616 H100s, NeMo's Llama 2 7B at 8K to 1M tokens of context (a known gap), FlagPerf's Llama-2 7B under DeepSpeed's ZeRO-3 on 8 A800s and H800s, Megatron-Bridge's FP8, MXFP8 and NVFP4 runs on B200, GB200 and GB300 NVL72 (25.11, 26.02 and 26.04), NeMo 25.02's and 25.04's dense runs on B200 and GB200, and \
-         MLPerf's Llama 3.1 405B and 8B on GB200 and GB300 (Blackwell's GEMM efficiency is H100's, GB200's and B200's derated as measured, cuDNN's attention measured on it), \
+         MLPerf's Llama 3.1 405B and 8B on GB200 and GB300 (Blackwell's GEMM efficiency is H100's, GB200's derated as measured and B200's bounded by GB200's rate per SM, cuDNN's attention measured on it), \
          DeepSeek-V3's own pre-training on 2,048 H800s, \
          and nine sources of mixture-of-experts runs beside it: Megatron-Bridge's DeepSeek-V3, GPT-OSS and \
          Qwen3 on H100 and Blackwell (25.11, 26.02 and 26.04, and its issue 4439's Qwen3 30B-A3B on B200), NeMo Automodel's on H100 (taken as the torchtitan \
