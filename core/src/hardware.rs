@@ -230,6 +230,11 @@ pub const H200: Gpu = Gpu {
     ..H100
 };
 
+/// B200's dense bf16 TFLOP/s and SMs.
+const B200_BF16_SMS: (f64, f64) = (2250.0, 148.0);
+/// GB200's (and GB300's) dense bf16 TFLOP/s and SMs.
+const GB200_BF16_SMS: (f64, f64) = (2500.0, 152.0);
+
 /// B200 in a DGX B200 (extrapolated: its GEMMs at GB200's sustained rate
 /// per SM, [`gb200_gemm_rate_per_sm`]; FlashAttention-2 and cuDNN's
 /// attention as measured on GB200, the same die).
@@ -239,7 +244,7 @@ pub const B200: Gpu = Gpu {
     id: "b200-180gb",
     name: "B200 180GB (extrapolated)",
     extrapolated: true,
-    peak_bf16: FlopRate::tflops(2250.0),
+    peak_bf16: FlopRate::tflops(B200_BF16_SMS.0),
     peak_fp8: FlopRate::tflops(4500.0),
     peak_fp4: FlopRate::tflops(9000.0),
     hbm: Bytes::gib(180.0),
@@ -252,12 +257,12 @@ pub const B200: Gpu = Gpu {
     nvlink_domain: 8,
     tdp: Watts(1000.0),
     idle: Watts(100.0),
-    gemm_efficiency: gb200_gemm_rate_per_sm(2250.0, 148.0),
-    gemm_shape: cal::blackwell_gemm_shape(2250.0, 148.0),
+    gemm_efficiency: gb200_gemm_rate_per_sm(B200_BF16_SMS),
+    gemm_shape: cal::blackwell_gemm_shape(B200_BF16_SMS.0, B200_BF16_SMS.1),
     // GB200's FlashAttention-2 rate per SM, on 148 SMs.
     attention_efficiency: flash_attention_2_on(
-        2250.0,
-        148.0,
+        B200_BF16_SMS.0,
+        B200_BF16_SMS.1,
         cal::FLASH_ATTENTION_2_GB200_OVER_H200,
     ),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_B200,
@@ -282,7 +287,7 @@ pub const B200: Gpu = Gpu {
 pub const GB200: Gpu = Gpu {
     id: "gb200-nvl72",
     name: "GB200 NVL72 (extrapolated)",
-    peak_bf16: FlopRate::tflops(2500.0),
+    peak_bf16: FlopRate::tflops(GB200_BF16_SMS.0),
     peak_fp8: FlopRate::tflops(5000.0),
     peak_fp4: FlopRate::tflops(10_000.0),
     hbm: Bytes::gib(189_471.0 / 1024.0),
@@ -296,11 +301,11 @@ pub const GB200: Gpu = Gpu {
     tdp: Watts(1200.0),
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE,
     attention_efficiency: flash_attention_2_on(
-        2500.0,
-        152.0,
+        GB200_BF16_SMS.0,
+        GB200_BF16_SMS.1,
         cal::FLASH_ATTENTION_2_GB200_OVER_H200,
     ),
-    gemm_shape: cal::blackwell_gemm_shape(2500.0, 152.0),
+    gemm_shape: cal::blackwell_gemm_shape(GB200_BF16_SMS.0, GB200_BF16_SMS.1),
     sm_count: 152,
     ..B200
 };
@@ -324,8 +329,8 @@ pub const GB300: Gpu = Gpu {
     // H100's fitted share: GB200's is this one's scaled by GB200_SUSTAINED_SHARE.
     gemm_efficiency: cal::GEMM_EFFICIENCY_H100,
     attention_efficiency: flash_attention_2_on(
-        2500.0,
-        152.0,
+        GB200_BF16_SMS.0,
+        GB200_BF16_SMS.1,
         cal::FLASH_ATTENTION_2_GB300_OVER_H200,
     ),
     te_attention_efficiency: cal::CUDNN_ATTENTION_EFFICIENCY_GB300,
@@ -339,7 +344,7 @@ pub const GB300: Gpu = Gpu {
 #[must_use]
 pub const fn flash_attention_2_on(peak_bf16: f64, sms: f64, over_h200: f64) -> f64 {
     let h100 = H100.peak_bf16.0 / 1e12;
-    cal::ATTENTION_EFFICIENCY_H100 * over_h200 * (sms / 152.0) * (h100 / peak_bf16)
+    cal::ATTENTION_EFFICIENCY_H100 * over_h200 * (sms / GB200_BF16_SMS.1) * (h100 / peak_bf16)
 }
 
 /// The share of its own bf16 peak at which a Blackwell part of
@@ -354,8 +359,10 @@ pub const fn flash_attention_2_on(peak_bf16: f64, sms: f64, over_h200: f64) -> f
 /// share of its own peak, 5% more per SM than GB200 (1,456 against 1,419
 /// TFLOP/s of large bf16 GEMM on 148 SMs to GB200's 152).
 #[must_use]
-pub const fn gb200_gemm_rate_per_sm(peak_bf16: f64, sms: f64) -> f64 {
-    let gb200_per_sm = cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE * 2500.0 / 152.0;
+pub const fn gb200_gemm_rate_per_sm((peak_bf16, sms): (f64, f64)) -> f64 {
+    let (gb200_peak, gb200_sms) = GB200_BF16_SMS;
+    let gb200_per_sm =
+        cal::GEMM_EFFICIENCY_H100 * cal::GB200_SUSTAINED_SHARE * gb200_peak / gb200_sms;
     gb200_per_sm / (peak_bf16 / sms)
 }
 
