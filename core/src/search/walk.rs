@@ -321,10 +321,15 @@ impl<'a> Walk<'a> {
             let micro_batches = per_replica / mb;
             for &(schedule, v) in schedules(pp, space, stack) {
                 // An interleaved pipeline holds the same layers on every
-                // stage where its chunks all can ([`Config::pipeline_split`]).
+                // stage where its chunks all can, and otherwise as its stack
+                // splits them over its chunks ([`Config::pipeline_split`]).
                 let layers = base.model.layers;
-                let split = if schedule == Schedule::Interleaved && layers % (pp * v) == 0 {
-                    (layers / pp, layers / pp)
+                let split = if schedule == Schedule::Interleaved {
+                    let mut c = *base;
+                    c.layout.parallel.pp = pp;
+                    c.layout.parallel.schedule = schedule;
+                    c.layout.parallel.virtual_stages = v;
+                    c.pipeline_split()
                 } else {
                     split
                 };
