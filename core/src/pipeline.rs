@@ -306,24 +306,21 @@ pub fn weighted_split(layers: u32, pp: u32, v: u32) -> Option<(u32, u32)> {
     if pp <= 1 {
         return Some((0, layers));
     }
-    let parts = u64::from(pp) * u64::from(v.max(1));
+    let (pp64, v) = (u64::from(pp), u64::from(v.max(1)));
     let slots = u64::from(layers) + 2;
-    let (base, extra) = (slots / parts, slots % parts);
+    let (base, extra) = (slots / (pp64 * v), slots % (pp64 * v));
     // Stage `s` holds parts s, s + pp, ...: those below `extra` one more.
     let stage = |s: u64| {
         let more = if extra > s {
-            (extra - s).div_ceil(u64::from(pp)).min(u64::from(v.max(1)))
+            (extra - s).div_ceil(pp64).min(v)
         } else {
             0
         };
-        base * u64::from(v.max(1)) + more
+        base * v + more
     };
     // The first stage holds the embedding, the last the output; the fewest
     // layers any stage holds is the first's or the last's.
-    let (first, last) = (
-        stage(0).checked_sub(1)?,
-        stage(u64::from(pp) - 1).checked_sub(1)?,
-    );
+    let (first, last) = (stage(0).checked_sub(1)?, stage(pp64 - 1).checked_sub(1)?);
     if first == 0 || last == 0 {
         return None;
     }

@@ -99,11 +99,7 @@ impl Config {
             return (0, m.layers);
         }
         let interleaved = p.schedule == Schedule::Interleaved;
-        let v = if interleaved {
-            p.virtual_stages.max(1)
-        } else {
-            1
-        };
+        let v = p.chunks().max(1);
         let chunks = u64::from(p.pp) * u64::from(v);
         // An interleaved schedule's chunks that divide the layers hold them
         // evenly under every stack (the bound and the simulation of its
@@ -129,7 +125,9 @@ impl Config {
             PipelineSplit::Megatron
                 if !p.schedule.v_shape() && slots % chunks == 0 && slots >= 2 * u64::from(p.pp) =>
             {
-                let each = (m.layers + 2) / p.pp;
+                // In range: `slots / pp` is at most the layers and at least 2.
+                #[allow(clippy::cast_possible_truncation)]
+                let each = (slots / u64::from(p.pp)) as u32;
                 return (if p.pp > 2 { each } else { each - 1 }, each - 1);
             }
             _ => {}

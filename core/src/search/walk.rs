@@ -43,14 +43,8 @@ pub(super) fn walk_layouts(
                 continue;
             }
             // The split of the schedules without chunks; an interleaved
-            // layout's, where its chunks divide the layers, below.
-            let split = {
-                let mut c = *base;
-                c.layout.parallel.pp = pp;
-                c.layout.parallel.schedule = Schedule::OneFOneB;
-                c.layout.parallel.virtual_stages = 1;
-                c.pipeline_split()
-            };
+            // layout's below.
+            let split = split_of(base, pp, Schedule::OneFOneB, 1);
             for cp in powers_of_two(space.max_cp.min(gpus / (tp * pp))) {
                 if gpus % (tp * pp * cp) != 0
                     || (cp > 1 && base.seq_len % (2 * cp) != 0)
@@ -325,11 +319,7 @@ impl<'a> Walk<'a> {
                 // splits them over its chunks ([`Config::pipeline_split`]).
                 let layers = base.model.layers;
                 let split = if schedule == Schedule::Interleaved {
-                    let mut c = *base;
-                    c.layout.parallel.pp = pp;
-                    c.layout.parallel.schedule = schedule;
-                    c.layout.parallel.virtual_stages = v;
-                    c.pipeline_split()
+                    split_of(base, pp, schedule, v)
                 } else {
                     split
                 };
@@ -574,6 +564,15 @@ fn micro_batch_choices(
 
 /// Pipeline schedules to try, with their virtual stages: the interleaved
 /// one only for a pipeline, where both the space and the stack allow it.
+/// The pipeline split of `base` at `pp` stages of `schedule` with `v`
+/// chunks ([`Config::pipeline_split`]).
+fn split_of(base: &Config, pp: u32, schedule: Schedule, v: u32) -> (u32, u32) {
+    let mut c = *base;
+    let p = &mut c.layout.parallel;
+    (p.pp, p.schedule, p.virtual_stages) = (pp, schedule, v);
+    c.pipeline_split()
+}
+
 fn schedules(pp: u32, space: &SearchSpace, stack: &Stack) -> &'static [(Schedule, u32)] {
     if pp == 1 || !(space.interleaving && stack.interleaving) {
         &[(Schedule::OneFOneB, 1)]
