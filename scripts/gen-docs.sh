@@ -715,10 +715,14 @@ Held out of the fit (each row's assumptions are in `runs.rs`):
   H100's GEMMs moved from 0.639 to 0.647 with it, the published runs
   from 11.7% to 10.8% mean error and the fitted ones from 4.3% to 4.0%.
   A sweep of that rate down to FlashAttention-2's long-sequence rate on
-  H100 (0.35) puts every row of this source within 5%; the container's
-  own cuDNN (9.0, February 2024) is measured at long sequences nowhere
-  published here, nor is it published which kernel its context
-  parallelism ran, so the gap stays named.
+  H100 (0.35) puts every row of this source within 5%, but that is not
+  the kernel that ran: the container's cuDNN is 9.0.0 (NeMo's changelog
+  has 24.03 on PyTorch's 24.02 container, which ships 9.0.0.306), whose
+  release notes claim up to 50% over 8.9.7's fused attention on Hopper,
+  so 8.9.7's rate, near FlashAttention-2's, did not run either, and
+  Transformer Engine's context parallelism had run cuDNN's kernels since
+  its PR 572 (January 2024). cuDNN 9.0 itself is measured at long
+  sequences nowhere published here, so the gap stays named.
 - **nemo-24.09** (`megatron`): the NeMo24.07-labelled H100 FP8 table as
   the 24.09 and 24.12 documentation publish it, re-measured at the same
   layouts: the rows whose shapes the model has and the fitted 24.07
@@ -1146,7 +1150,8 @@ its model-FLOP rate 99).
   1.1% and Megatron-Bridge 26.04's from 11.0% to 8.8% with it. But the
   fitted sources that set it move away, and keeping the fit at H100's
   0.645 would need scatters taking four times the SMs NeMo's configs
-  give them. Two fitted sources pulling the GEMM efficiency against
+  give them; charging each split GEMM its own last wave and launch
+  (H100's measured shape) moves the fit only to 0.616. Two fitted sources pulling the GEMM efficiency against
   held-out ones is the mark of a mechanism still missing on the H100
   rows, so the overlap is not adopted. Findings: 11 of 14 either way
   (F4's two-node number holds with it, 46.3%). No published measurement
