@@ -498,6 +498,14 @@ const fn bf16(row: Row) -> Row {
     }
 }
 
+/// A row in fp8.
+const fn fp8(row: Row) -> Row {
+    Row {
+        precision: Precision::Fp8,
+        ..row
+    }
+}
+
 /// A row in NVFP4.
 const fn fp4(row: Row) -> Row {
     Row {
@@ -1033,6 +1041,21 @@ pub const ROWS: &[Row] = &[
     fp32_grads(no_recompute(dgxc("Nemotron-4 15B BF16, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 11_622_595.0 / 2048.0))),
     as_selective(dgxc("Nemotron-4 340B BF16, 128 H100", nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], 28_432.0 / 128.0)),
     as_selective(dgxc("Nemotron-4 340B BF16, 2048 H100", nemotron(96, 18_432, 96, 73_728), 2048, (4096, 512, 1), (8, 8, 1), &[12], 433_296.0 / 2048.0)),
+    // The same tables' FP8 rows, at the BF16 rows' layouts and recipes (NeMo's FP8 recipe: delayed scaling)
+    no_recompute(fp8(dgxc("GPT-3 175B FP8, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 93_190.0 / 128.0))),
+    no_recompute(fp8(dgxc("GPT-3 175B FP8, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 363_206.0 / 512.0))),
+    no_recompute(fp8(dgxc("GPT-3 175B FP8, 2048 H100", GPT3_175B, 2048, (2048, 4096, 1), (4, 8, 1), &[12], 1_407_485.0 / 2048.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 70B FP8, 64 H100", LLAMA3_70B, 64, (8192, 128, 1), (4, 4, 2), &[5], 95_239.0 / 64.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 70B FP8, 512 H100", LLAMA3_70B, 512, (8192, 1024, 1), (4, 4, 2), &[5], 750_323.0 / 512.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 70B FP8, 2048 H100", LLAMA3_70B, 2048, (8192, 4096, 1), (4, 4, 2), &[5], 2_945_955.0 / 2048.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 576 H100", LLAMA3_405B_GPT2_VOCAB, 576, (8192, 252, 1), (8, 9, 2), &[7], 183_664.0 / 576.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 1152 H100", LLAMA3_405B_GPT2_VOCAB, 1152, (8192, 504, 1), (8, 9, 2), &[7], 365_055.0 / 1152.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 2304 H100", LLAMA3_405B_GPT2_VOCAB, 2304, (8192, 1008, 1), (8, 9, 2), &[7], 668_626.0 / 2304.0))),
+    fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 16 H100", nemotron(32, 6144, 48, 24_576), 16, (4096, 64, 4), (4, 1, 1), V1, 128_565.0 / 16.0)))),
+    fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 256 H100", nemotron(32, 6144, 48, 24_576), 256, (4096, 1024, 4), (4, 1, 1), V1, 2_021_351.0 / 256.0)))),
+    fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 15_827_562.0 / 2048.0)))),
+    as_selective(fp8(dgxc("Nemotron-4 340B FP8, 128 H100", nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], 41_478.0 / 128.0))),
+    as_selective(fp8(dgxc("Nemotron-4 340B FP8, 2048 H100", nemotron(96, 18_432, 96, 73_728), 2048, (4096, 512, 1), (8, 8, 1), &[12], 600_903.0 / 2048.0))),
     fms("Llama 2 7B HSDP, 128 A100", llama(32, 4096, 32, 32, 11_008, 32_000), (256, 2), DataParallel::Hsdp, NONE, 3760.0),
     fms("Llama 2 13B HSDP, 128 A100", llama(40, 5120, 40, 40, 13_824, 32_000), (128, 1), DataParallel::Hsdp, NONE, 1700.0),
     fms("Llama 2 34B FSDP, 128 A100", llama(48, 8192, 64, 8, 22_016, 32_000), (1024, 8), DataParallel::FsdpFull, FULL, 772.0),
