@@ -1170,6 +1170,26 @@ its model-FLOP rate 99).
   (F4's two-node number holds with it, 46.3%). No published measurement
   of what the overlap saves was found (Megatron-Bridge's
   communication-overlap page calls its gain expected, not measured).
+- **Tried and kept out: Blackwell's own fp8 ratio**
+  (`docs/experiments/blackwell-fp8-ratio.patch`). The MAMF tables that
+  give H100's fp8 ratio (0.883: its best fp8 matmuls reach that share of
+  the share bf16's reach of their peak) measure Blackwell's fp8 matmuls
+  at nearly bf16's share: B200 0.983, GB200 0.992, B300 0.948 (OpenXLA's
+  `sm_100` table agrees: B200's fp8 GEMMs run 1.96 to 1.97 times its
+  bf16 ones at 4096 cubed), where the model carries H100's 0.883 onto
+  Blackwell. Taken as measured, Llama 3.1 405B's Blackwell rows move 5 to
+  8 points closer (on 256 GB300s at TP 4 from -18.1% to -11.1%), but the
+  rest of Blackwell's fp8 rows run 3 to 9 points faster, most of them
+  already fast (Llama 3 8B on 8 B200s and on 8 GB200s from +3.4% and
+  +3.7% to +10.7% and +11.2%, DeepSeek-V3 on 256 GB200s from +11.1% to
+  +16.7%, Llama 4 Maverick's fp8 rows 9 points): Blackwell 12.2% to
+  13.9%, all runs 9.9% to 10.4%. With DGX Cloud's H100 pairs (the
+  model's fp8 speed-up over bf16 a few percent too large, above) this
+  points to a cost fp8 steps pay beyond their GEMMs' measured rates and
+  the quantisation kernels, more on the small models than on 405B. It is
+  not found, so Blackwell keeps H100's ratio. (OpenXLA's table has fp8
+  rows for `sm_90` too, but they exceed H100's dense fp8 peak, 2,443
+  TFLOP/s at 4096 cubed against 1,979, and are not used.)
 - **Automodel's bf16 state.** NeMo Automodel casts the model to bf16
   (`initialize_weights`), runs `torch.optim.Adam` on it, so its moments
   are bf16 too, and takes its loss over bf16 logits (`MaskedCrossEntropy`
