@@ -1195,7 +1195,22 @@ its model-FLOP rate 99).
   model's fp8 speed-up over bf16 a few percent too large, above) this
   points to a cost fp8 steps pay beyond their GEMMs' measured rates and
   the quantisation kernels, more on the small models than on 405B. It is
-  not found, so Blackwell keeps H100's ratio. (OpenXLA's table has fp8
+  not found, so Blackwell keeps H100's ratio. Leads for it, read from
+  NVIDIA's own material: Transformer Engine fuses the norm with the
+  quantisation of its output only under delayed scaling (current scaling
+  and MXFP8 write the norm's output in bf16 and quantise it apart, and
+  current scaling reads each tensor twice, once for its amax); with
+  sequence parallelism on Hopper the gathered fp8 tensor is transposed by
+  a kernel of its own, where Blackwell reads it column-wise; current
+  scaling all-reduces one amax over the tensor-parallel group before each
+  such GEMM's cast; and the same 405B layout on 1,024 H100s (TP 8, PP 8,
+  CP 2, 8 chunks, batch 512) ran its fp8 step in 12.42 s under NeMo
+  25.02.01 (DGX Cloud's table, `llama3.1/README.md` @ 741c8860, whose
+  performance scripts default to delayed scaling) and in 14.03 s under
+  Megatron-Bridge 25.11 (its fitted row), 13% apart. The bytes of the
+  first three come to 2% to 3% of that layout's step, not 13%, so a
+  recipe term is not added on them alone.
+ (OpenXLA's table has fp8
   rows for `sm_90` too, but they exceed H100's dense fp8 peak, 2,443
   TFLOP/s at 4096 cubed against 1,979, and are not used.)
 - **Automodel's bf16 state.** NeMo Automodel casts the model to bf16
