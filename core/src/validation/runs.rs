@@ -1041,6 +1041,9 @@ pub const ROWS: &[Row] = &[
     fp32_grads(no_recompute(dgxc("Nemotron-4 15B BF16, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 11_622_595.0 / 2048.0))),
     as_selective(dgxc("Nemotron-4 340B BF16, 128 H100", nemotron(96, 18_432, 96, 73_728), 128, (4096, 32, 1), (8, 8, 1), &[12], 28_432.0 / 128.0)),
     as_selective(dgxc("Nemotron-4 340B BF16, 2048 H100", nemotron(96, 18_432, 96, 73_728), 2048, (4096, 512, 1), (8, 8, 1), &[12], 433_296.0 / 2048.0)),
+    // Llama 3.1 8B's table (llama3.1/README_8b.md, NeMo 24.09), its smallest and largest clusters
+    no_recompute(dgxc("Llama 3.1 8B BF16, 8 H100", LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 2), V1, 10_153.0)),
+    no_recompute(dgxc("Llama 3.1 8B BF16, 128 H100", LLAMA3_8B, 128, (8192, 2048, 1), (1, 1, 2), V1, 10_005.0)),
     // The same tables' FP8 rows, at the BF16 rows' layouts and recipes (NeMo's FP8 recipe: delayed scaling)
     no_recompute(fp8(dgxc("GPT-3 175B FP8, 128 H100", GPT3_175B, 128, (2048, 256, 1), (4, 8, 1), &[12], 93_190.0 / 128.0))),
     no_recompute(fp8(dgxc("GPT-3 175B FP8, 512 H100", GPT3_175B, 512, (2048, 1024, 1), (4, 8, 1), &[12], 363_206.0 / 512.0))),
@@ -1051,6 +1054,8 @@ pub const ROWS: &[Row] = &[
     no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 576 H100", LLAMA3_405B_GPT2_VOCAB, 576, (8192, 252, 1), (8, 9, 2), &[7], 183_664.0 / 576.0))),
     no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 1152 H100", LLAMA3_405B_GPT2_VOCAB, 1152, (8192, 504, 1), (8, 9, 2), &[7], 365_055.0 / 1152.0))),
     no_recompute(fp8(dgxc("Llama 3.1 405B FP8, 2304 H100", LLAMA3_405B_GPT2_VOCAB, 2304, (8192, 1008, 1), (8, 9, 2), &[7], 668_626.0 / 2304.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 8B FP8, 8 H100", LLAMA3_8B, 8, (8192, 128, 1), (1, 1, 2), V1, 13_554.0))),
+    no_recompute(fp8(dgxc("Llama 3.1 8B FP8, 128 H100", LLAMA3_8B, 128, (8192, 2048, 1), (1, 1, 2), V1, 13_347.0))),
     fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 16 H100", nemotron(32, 6144, 48, 24_576), 16, (4096, 64, 4), (4, 1, 1), V1, 128_565.0 / 16.0)))),
     fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 256 H100", nemotron(32, 6144, 48, 24_576), 256, (4096, 1024, 4), (4, 1, 1), V1, 2_021_351.0 / 256.0)))),
     fp32_grads(no_recompute(fp8(dgxc("Nemotron-4 15B FP8, 2048 H100", nemotron(32, 6144, 48, 24_576), 2048, (4096, 8192, 4), (4, 1, 1), V1, 15_827_562.0 / 2048.0)))),
