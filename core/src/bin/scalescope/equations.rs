@@ -539,6 +539,17 @@ pub const SECTIONS: &[Section] = &[
              weight gradients are not counted as cover). Of Megatron-Core's recomputation \
              modules, moe and shared_experts (which rerun the All-to-All or the shared experts) \
              are not modelled; the explorer and the layout search use the three modes only.",
+            "Transformer Engine's fp8 recipes are one recipe here: fp8 GEMMs at their measured \
+             share of bf16's, the quantisation kernels of delayed scaling, the norm's output \
+             quantised by the norm itself. Current scaling and MXFP8 quantise the norm's output \
+             apart, current scaling reads each tensor twice and all-reduces each amax over the \
+             tensor-parallel group, and Hopper transposes a gathered fp8 tensor with a kernel of \
+             its own; none of these is charged, and NVIDIA's DGX Cloud tables run fp8 a few \
+             percent slower against bf16 at the same layout than the model does (14 of 16 pairs), \
+             so an fp8 step is likely a few percent optimistic. Transformer Engine's \
+             tensor-parallel overlap (userbuffers, on in NVIDIA's dense recipes) is not modelled \
+             either: the forward's tensor-parallel collectives block (the validation page says \
+             why it is kept out).",
         ],
         equations: &[],
         constants: &[
