@@ -522,7 +522,14 @@ pub const SECTIONS: &[Section] = &[
              their own datasheet peaks, memory, links and power. An NVL72 rack is hosts of 4 \
              GPUs, each GPU with its own NIC, joined into one NVLink domain of 72: a tensor, \
              context, pipeline or data-parallel group inside the domain runs at NVLink's rate, \
-             one across domains at the network's.",
+             one across domains at the network's. Transformer Engine's fp8 recipes are one \
+             recipe here: fp8 GEMMs at their measured share of bf16's, the quantisation kernels \
+             of delayed scaling, the norm's output quantised by the norm itself. Current scaling \
+             and MXFP8 quantise the norm's output apart, current scaling reads each tensor twice \
+             and all-reduces each amax over the tensor-parallel group, and Hopper transposes a \
+             gathered fp8 tensor with a kernel of its own; none of these is charged, and NVIDIA's \
+             DGX Cloud tables run fp8 a few percent slower against bf16 at the same layout than \
+             the model does (14 of 16 pairs), so an fp8 step is likely a few percent optimistic.",
             "There is no congestion, topology or straggler model beyond the fitted 1.4 times \
              slower ring step and the 0.15 share of NVLink for overlapped traffic, and these two \
              constants carry the model's main uncertainty (the published runs on the model page \
@@ -538,18 +545,10 @@ pub const SECTIONS: &[Section] = &[
              and an MoE layer's up-projection reduction hides behind nothing (the experts' \
              weight gradients are not counted as cover). Of Megatron-Core's recomputation \
              modules, moe and shared_experts (which rerun the All-to-All or the shared experts) \
-             are not modelled; the explorer and the layout search use the three modes only.",
-            "Transformer Engine's fp8 recipes are one recipe here: fp8 GEMMs at their measured \
-             share of bf16's, the quantisation kernels of delayed scaling, the norm's output \
-             quantised by the norm itself. Current scaling and MXFP8 quantise the norm's output \
-             apart, current scaling reads each tensor twice and all-reduces each amax over the \
-             tensor-parallel group, and Hopper transposes a gathered fp8 tensor with a kernel of \
-             its own; none of these is charged, and NVIDIA's DGX Cloud tables run fp8 a few \
-             percent slower against bf16 at the same layout than the model does (14 of 16 pairs), \
-             so an fp8 step is likely a few percent optimistic. Transformer Engine's \
-             tensor-parallel overlap (userbuffers, on in NVIDIA's dense recipes) is not modelled \
-             either: the forward's tensor-parallel collectives block (the validation page says \
-             why it is kept out).",
+             are not modelled; the explorer and the layout search use the three modes only. \
+             Transformer Engine's tensor-parallel overlap (userbuffers, on in NVIDIA's dense \
+             recipes) is not modelled either: the forward's tensor-parallel collectives block \
+             (the validation page says why it is kept out).",
         ],
         equations: &[],
         constants: &[
