@@ -1212,7 +1212,12 @@ its model-FLOP rate 99).
   performance scripts default to delayed scaling) and in 14.03 s under
   Megatron-Bridge 25.11 (its fitted row), 13% apart. The bytes of the
   first three come to 2% to 3% of that layout's step, not 13%, so a
-  recipe term is not added on them alone.
+  recipe term is not added on them alone. NVIDIA's tables hold 72 such
+  BF16 and FP8 pairs at one layout (`docs/experiments/fp8-bf16-pairs.md`,
+  each with its source): the FP8 gain grows with the model, 1.29 to 1.34
+  for Llama 3.1 8B, 1.33 to 1.38 for Nemotron-4 15B, 1.44 to 1.50 for
+  Nemotron-4 340B and 1.52 to 1.61 for Llama 3.1 405B on H100 and
+  GB200, and 1.13 to 1.42 for mixtures of experts.
  (OpenXLA's table has fp8
   rows for `sm_90` too, but they exceed H100's dense fp8 peak, 2,443
   TFLOP/s at 4096 cubed against 1,979, and are not used.)
