@@ -562,8 +562,6 @@ fn micro_batch_choices(
     powers_of_two(cap).chain(whole_batch)
 }
 
-/// Pipeline schedules to try, with their virtual stages: the interleaved
-/// one only for a pipeline, where both the space and the stack allow it.
 /// The pipeline split of `base` at `pp` stages of `schedule` with `v`
 /// chunks ([`Config::pipeline_split`]).
 fn split_of(base: &Config, pp: u32, schedule: Schedule, v: u32) -> (u32, u32) {
@@ -573,6 +571,8 @@ fn split_of(base: &Config, pp: u32, schedule: Schedule, v: u32) -> (u32, u32) {
     c.pipeline_split()
 }
 
+/// Pipeline schedules to try, with their virtual stages: the interleaved
+/// one only for a pipeline, where both the space and the stack allow it.
 fn schedules(pp: u32, space: &SearchSpace, stack: &Stack) -> &'static [(Schedule, u32)] {
     if pp == 1 || !(space.interleaving && stack.interleaving) {
         &[(Schedule::OneFOneB, 1)]
